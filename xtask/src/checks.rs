@@ -1,0 +1,274 @@
+//! The checks behind `cargo run-checks` and `cargo xtask check <step>`.
+
+use crate::runner::{self, Outcome, Step, StepResult, cargo};
+use crate::tools::{self, Availability};
+
+/// Crates that must build without their default (std) features. Add new
+/// no_std crates here; names without a `crates/<name>` directory are skipped,
+/// so the list can run ahead of the workspace.
+pub const NO_STD_CRATES: &[&str] = &["burn-std", "burn-backend", "burn-flex"];
+
+/// One step of run-checks, in the order they run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepKind {
+    Format,
+    Typos,
+    Deny,
+    Clippy,
+    NoStd,
+    Tests,
+}
+
+impl StepKind {
+    pub const ALL: [StepKind; 6] = [
+        StepKind::Format,
+        StepKind::Typos,
+        StepKind::Deny,
+        StepKind::Clippy,
+        StepKind::NoStd,
+        StepKind::Tests,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            StepKind::Format => "format",
+            StepKind::Typos => "typos",
+            StepKind::Deny => "deny",
+            StepKind::Clippy => "clippy",
+            StepKind::NoStd => "no-std",
+            StepKind::Tests => "tests",
+        }
+    }
+
+    pub fn names() -> Vec<&'static str> {
+        Self::ALL.iter().map(|step| step.name()).collect()
+    }
+
+    pub fn from_name(name: &str) -> Result<Self, String> {
+        Self::ALL
+            .into_iter()
+            .find(|step| step.name() == name)
+            .ok_or_else(|| {
+                format!(
+                    "unknown step `{name}`; expected one of: {}",
+                    Self::names().join(", ")
+                )
+            })
+    }
+
+    fn into_step(self, backend: Backend) -> Step<'static> {
+        match self {
+            StepKind::Format => Step::new(self.name(), format),
+            StepKind::Typos => Step::new(self.name(), typos),
+            StepKind::Deny => Step::new(self.name(), deny),
+            StepKind::Clippy => Step::new(self.name(), clippy),
+            StepKind::NoStd => Step::new(self.name(), no_std),
+            StepKind::Tests => Step::new(self.name(), move || tests(backend)),
+        }
+    }
+}
+
+/// The backend the test step runs against.
+///
+/// Today the workspace tests run on flex. Once a `burn-backend-tests` crate
+/// exists, each variant maps to its own test invocation (a per-backend cargo
+/// alias or feature) in [`Backend::test_command`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Backend {
+    #[default]
+    Flex,
+}
+
+impl Backend {
+    pub const SUPPORTED: [Backend; 1] = [Backend::Flex];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Flex => "flex",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Result<Self, String> {
+        Self::SUPPORTED
+            .into_iter()
+            .find(|backend| backend.name() == name)
+            .ok_or_else(|| {
+                let supported: Vec<&str> = Self::SUPPORTED.iter().map(|b| b.name()).collect();
+                format!(
+                    "unsupported backend `{name}`; supported backends: {}",
+                    supported.join(", ")
+                )
+            })
+    }
+
+    /// Arguments to `cargo` that run the tests for this backend.
+    pub fn test_command(self) -> &'static [&'static str] {
+        match self {
+            Backend::Flex => &["test", "--workspace", "--release"],
+        }
+    }
+}
+
+/// `cargo run-checks`: every step, in order, stopping at the first failure.
+pub fn run_all(backend: Backend) -> Result<(), String> {
+    println!(
+        "run-checks: backend {} in {}",
+        backend.name(),
+        runner::workspace_root().display()
+    );
+    let steps = StepKind::ALL
+        .into_iter()
+        .map(|kind| kind.into_step(backend))
+        .collect();
+    runner::run_steps("run-checks", steps)
+}
+
+/// `cargo xtask check <step>`: a single step.
+pub fn run_one(kind: StepKind, backend: Backend) -> Result<(), String> {
+    let title = format!("check {}", kind.name());
+    runner::run_steps(&title, vec![kind.into_step(backend)])
+}
+
+fn format() -> StepResult {
+    runner::run(&mut cargo(&["fmt", "--all", "--", "--check"]))
+        .map_err(|err| format!("{err}; run `cargo fmt --all` to fix the formatting"))?;
+    Ok(Outcome::Passed)
+}
+
+fn typos() -> StepResult {
+    let path = match tools::ensure(&tools::TYPOS)? {
+        Availability::Ready(path) => path,
+        Availability::NoNetwork(reason) => return Ok(skip_notice(reason)),
+    };
+    runner::run(&mut runner::command(path, &[])).map_err(|err| {
+        format!("{err}; fix the spelling, or allow the word in _typos.toml if it is intended")
+    })?;
+    Ok(Outcome::Passed)
+}
+
+fn deny() -> StepResult {
+    match tools::ensure(&tools::CARGO_DENY)? {
+        Availability::Ready(_) => {}
+        Availability::NoNetwork(reason) => return Ok(skip_notice(reason)),
+    }
+    runner::run(&mut cargo(&[
+        "deny", "check", "licenses", "bans", "sources",
+    ]))
+    .map_err(|err| format!("{err}; see deny.toml for the policy"))?;
+
+    let advisories = runner::run_captured(&mut cargo(&["deny", "check", "advisories"]))?;
+    if advisories.success {
+        return Ok(Outcome::Passed);
+    }
+    if advisory_database_unavailable(&advisories.output) {
+        let reason = "licenses, bans and sources passed; advisories skipped because the \
+                      advisory database could not be fetched (no network)";
+        println!("notice: {reason}");
+        return Ok(Outcome::PassedWithNotice(reason.to_string()));
+    }
+    Err(advisories.failure)
+}
+
+/// True when `cargo deny check advisories` failed because it could not fetch
+/// or open its database, rather than because it found an advisory.
+fn advisory_database_unavailable(output: &str) -> bool {
+    let lower = output.to_lowercase();
+    let about_database = lower.contains("advisory database") || lower.contains("advisory-db");
+    let fetch_failed = ["fetch", "clone", "failed to open", "unable to open"]
+        .iter()
+        .any(|sign| lower.contains(sign));
+    tools::looks_like_no_network(output) || (about_database && fetch_failed)
+}
+
+fn clippy() -> StepResult {
+    runner::run(&mut cargo(&[
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
+    Ok(Outcome::Passed)
+}
+
+fn no_std() -> StepResult {
+    let crates_dir = runner::workspace_root().join("crates");
+    let (present, missing): (Vec<&str>, Vec<&str>) = NO_STD_CRATES
+        .iter()
+        .partition(|name| crates_dir.join(name).join("Cargo.toml").is_file());
+
+    if !missing.is_empty() {
+        println!(
+            "notice: skipping no_std crates that do not exist yet: {}",
+            missing.join(", ")
+        );
+    }
+    if present.is_empty() {
+        return Ok(Outcome::Skipped(
+            "none of the no_std crates exist yet".to_string(),
+        ));
+    }
+
+    let mut args = vec!["build"];
+    for name in &present {
+        args.extend(["-p", name]);
+    }
+    args.push("--no-default-features");
+    runner::run(&mut cargo(&args))?;
+    Ok(Outcome::Passed)
+}
+
+fn tests(backend: Backend) -> StepResult {
+    println!("backend: {}", backend.name());
+    runner::run(&mut cargo(backend.test_command()))?;
+    Ok(Outcome::Passed)
+}
+
+fn skip_notice(reason: String) -> Outcome {
+    println!("notice: skipping this step: {reason}");
+    Outcome::Skipped(reason)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn step_names_round_trip() {
+        for step in StepKind::ALL {
+            assert_eq!(StepKind::from_name(step.name()), Ok(step));
+        }
+    }
+
+    #[test]
+    fn steps_run_in_the_documented_order() {
+        assert_eq!(
+            StepKind::names(),
+            ["format", "typos", "deny", "clippy", "no-std", "tests"]
+        );
+    }
+
+    #[test]
+    fn flex_is_the_default_backend() {
+        assert_eq!(Backend::default(), Backend::Flex);
+        assert_eq!(Backend::from_name("flex"), Ok(Backend::Flex));
+    }
+
+    #[test]
+    fn unknown_backend_error_lists_the_supported_ones() {
+        let err = Backend::from_name("wgpu").unwrap_err();
+        assert!(err.contains("`wgpu`"), "{err}");
+        assert!(err.contains("supported backends: flex"), "{err}");
+    }
+
+    #[test]
+    fn advisory_fetch_failures_are_told_apart_from_findings() {
+        assert!(advisory_database_unavailable(
+            "error: failed to fetch advisory database https://github.com/rustsec/advisory-db"
+        ));
+        assert!(!advisory_database_unavailable(
+            "error[vulnerability]: Use-after-free in some-crate\n advisories FAILED"
+        ));
+    }
+}
