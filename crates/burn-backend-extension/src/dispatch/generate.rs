@@ -1,0 +1,234 @@
+//! Writing the routing bodies.
+//!
+//! A generated op is one `match` on its routing key (the first tensor
+//! parameter, else the device), with one arm per enabled catalog entry:
+//!
+//! ```text
+//! fn float_add(lhs: FloatTensor<Self>, rhs: FloatTensor<Self>) -> FloatTensor<Self> {
+//!     match lhs {
+//!         #[cfg(feature = "flex")]
+//!         crate::DispatchTensor::Flex(__key) => {
+//!             type B = burn_flex::Flex;
+//!             let __device = __key.device();
+//!             let lhs = __key.float();
+//!             let rhs = crate::routing::operand::<B>("float_add", &__device, rhs).float();
+//!             crate::DispatchTensor::Flex(crate::BackendTensor::Float(
+//!                 <B as FloatTensorOps<B>>::float_add(lhs, rhs),
+//!             ))
+//!         }
+//!         // … one arm per catalog entry …
+//!         _ => unreachable!(), // only reached in builds with no backend
+//!     }
+//! }
+//! ```
+//!
+//! Checking the other operands (same backend, same device, else a panic
+//! naming both devices) is generic code in `burn-dispatch::routing`, written
+//! and compiled once per backend instead of once per op and operand.
+
+use proc_macro2::{Ident, Span, TokenStream, TokenTree};
+use quote::{ToTokens, format_ident, quote};
+use syn::ImplItem;
+
+use super::parse::{DispatchImpl, Item, Kind, Op, Output, Param};
+use crate::catalog;
+
+pub(crate) fn generate(block: DispatchImpl) -> TokenStream {
+    let DispatchImpl {
+        mut header,
+        items,
+        errors,
+    } = block;
+    let (_, trait_path, _) = header.trait_.as_ref().expect("checked by parse");
+    // `FloatTensorOps<Self>` as written in the impl, with `Self` → `B`, so the
+    // call resolves through the same import and names the backend's impl.
+    let backend_trait = replace_self(trait_path.to_token_stream());
+    header.items = items
+        .into_iter()
+        .map(|item| match item {
+            Item::Kept(item) => item,
+            Item::Generated(op) => ImplItem::Verbatim(generate_op(&op, &backend_trait)),
+        })
+        .collect();
+    let errors = errors.map(|e| e.to_compile_error());
+    quote! { #header #errors }
+}
+
+fn generate_op(op: &Op, backend_trait: &TokenStream) -> TokenStream {
+    let Op {
+        attrs,
+        sig,
+        params,
+        output,
+    } = op;
+    let name = &sig.ident;
+    let op_name = name.to_string();
+    let args = params.iter().map(|(param, _)| param);
+    let call = quote! { <B as #backend_trait>::#name(#(#args),*) };
+
+    // The key: parse guarantees a tensor (or Vec of tensors) or a device exists.
+    let key = params
+        .iter()
+        .position(|(_, p)| matches!(p, Param::Tensor { .. } | Param::TensorVec(_)))
+        .or_else(|| params.iter().position(|(_, p)| matches!(p, Param::Device)))
+        .expect("checked by parse");
+    let (key_name, key_param) = &params[key];
+
+    // Every other tensor operand, unwrapped against the key's backend and device.
+    let operands: Vec<TokenStream> = params
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != key)
+        .filter_map(|(_, (param, kind))| operand(&op_name, param, kind))
+        .collect();
+    // The key's device is only read when there is something to compare it to
+    // (or, for a Vec key, its other elements).
+    let needs_device = !operands.is_empty() || matches!(key_param, Param::TensorVec(_));
+    let device = needs_device.then(|| quote! { let __device = __key.device(); });
+
+    let (scrutinee, arms) = match key_param {
+        Param::Tensor { kind, by_ref } => {
+            let take = method(if *by_ref {
+                kind.take_ref()
+            } else {
+                kind.take()
+            });
+            let arms = catalog::arms(|_, variant, path| {
+                let output = wrap(output, variant, &call);
+                quote! {
+                    crate::DispatchTensor::#variant(__key) => {
+                        type B = #path;
+                        #device
+                        let #key_name = __key.#take();
+                        #(#operands)*
+                        #output
+                    }
+                }
+            });
+            (key_name.to_token_stream(), arms)
+        }
+        Param::TensorVec(kind) => {
+            // Routed by the first element; every element (the first included,
+            // which is cheap) then goes through the operand check.
+            let take = method(kind.take());
+            let arms = catalog::arms(|_, variant, path| {
+                let output = wrap(output, variant, &call);
+                quote! {
+                    crate::DispatchTensor::#variant(__key) => {
+                        type B = #path;
+                        #device
+                        let #key_name = crate::routing::operands::<B, _>(
+                            #op_name, &__device, #key_name, crate::BackendTensor::#take,
+                        );
+                        #(#operands)*
+                        #output
+                    }
+                }
+            });
+            (quote! { crate::routing::first(#op_name, &#key_name) }, arms)
+        }
+        Param::Device => {
+            let arms = catalog::arms(|_, variant, path| {
+                let output = wrap(output, variant, &call);
+                quote! {
+                    crate::DispatchDevice::#variant(#key_name) => {
+                        type B = #path;
+                        #output
+                    }
+                }
+            });
+            (key_name.to_token_stream(), arms)
+        }
+        Param::Plain => unreachable!("a plain parameter is never the key"),
+    };
+    let fallback = catalog::no_backend_arm();
+    quote! {
+        #(#attrs)*
+        #sig {
+            match #scrutinee {
+                #arms
+                #fallback
+            }
+        }
+    }
+}
+
+/// The statement unwrapping a non-key parameter, if it is a tensor operand.
+fn operand(op_name: &str, param: &Ident, kind: &Param) -> Option<TokenStream> {
+    Some(match kind {
+        Param::Tensor {
+            kind,
+            by_ref: false,
+        } => {
+            let take = method(kind.take());
+            quote! {
+                let #param = crate::routing::operand::<B>(#op_name, &__device, #param).#take();
+            }
+        }
+        Param::Tensor { kind, by_ref: true } => {
+            let take = method(kind.take_ref());
+            quote! {
+                let #param = crate::routing::operand_ref::<B>(#op_name, &__device, #param).#take();
+            }
+        }
+        Param::TensorVec(kind) => {
+            let take = method(kind.take());
+            quote! {
+                let #param = crate::routing::operands::<B, _>(
+                    #op_name, &__device, #param, crate::BackendTensor::#take,
+                );
+            }
+        }
+        // Parse rejects a device next to tensors; plain values pass through.
+        Param::Device | Param::Plain => return None,
+    })
+}
+
+/// The backend's result, wrapped back into the dispatch types of `variant`.
+fn wrap(output: &Output, variant: &Ident, call: &TokenStream) -> TokenStream {
+    let tensor = |kind: &Kind, value: TokenStream| {
+        let kind = method(kind.variant());
+        quote! { crate::DispatchTensor::#variant(crate::BackendTensor::#kind(#value)) }
+    };
+    match output {
+        Output::Tensor(kind) => tensor(kind, call.clone()),
+        Output::Tuple(kinds) => {
+            let names: Vec<Ident> = (0..kinds.len())
+                .map(|i| format_ident!("__out{i}"))
+                .collect();
+            let wrapped = kinds
+                .iter()
+                .zip(&names)
+                .map(|(kind, name)| tensor(kind, name.to_token_stream()));
+            quote! {
+                let (#(#names),*) = #call;
+                (#(#wrapped),*)
+            }
+        }
+        Output::Device => quote! { crate::DispatchDevice::#variant(#call) },
+        Output::Plain => call.clone(),
+    }
+}
+
+fn method(name: &str) -> Ident {
+    Ident::new(name, Span::call_site())
+}
+
+/// Every `Self` in `tokens` replaced by `B`.
+fn replace_self(tokens: TokenStream) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|tt| match tt {
+            TokenTree::Ident(ident) if ident == "Self" => {
+                TokenTree::Ident(Ident::new("B", ident.span()))
+            }
+            TokenTree::Group(group) => {
+                let mut new =
+                    proc_macro2::Group::new(group.delimiter(), replace_self(group.stream()));
+                new.set_span(group.span());
+                TokenTree::Group(new)
+            }
+            other => other,
+        })
+        .collect()
+}

@@ -1,0 +1,97 @@
+//! # burn-dispatch: run-time selection of the backend
+//!
+//! `Dispatch` is a backend whose primitives are enums over the primitives of
+//! every enabled backend ([`DispatchTensor`]) and whose device is an enum
+//! over their devices ([`DispatchDevice`]). Each op looks at the variant of
+//! its operands and calls that backend; creation ops look at the device.
+//! Operands held by different backends or devices are an error naming both;
+//! data moves between devices only through `*_to_device`.
+//!
+//! The set of backends is fixed by the catalog in
+//! `burn-backend-extension/src/catalog.rs`; the routing `match`es are
+//! generated from it by `#[backend_dispatch]`, so adding a backend to the
+//! catalog updates every op at once.
+//!
+//! This crate must not depend on the tensor API (`burn-tensor` depends on it).
+//!
+//! ## Modules
+//! - [`device`], the device: [`DispatchDevice`].
+//! - [`tensor`], the primitive: [`DispatchTensor`] and per-backend [`BackendTensor`].
+//! - [`routing`], the generic checks and hand-written routes (transfers,
+//!   transactions) that the generated op bodies call.
+//! - `ops`: the trait impls for `Dispatch`, one file per trait.
+#![no_std]
+// With no backend enabled the enums are empty and every routing `match` is
+// only its fallback arm: parameters and imports used only in backend arms go
+// unused, and code after a routing `match` is unreachable.
+#![cfg_attr(
+    not(any(
+        feature = "cube",
+        feature = "flex",
+        feature = "ndarray",
+        feature = "tch",
+        feature = "remote"
+    )),
+    allow(unused_variables, unused_imports, unreachable_code, dead_code)
+)]
+
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod device;
+mod ops;
+pub mod routing;
+pub mod tensor;
+
+pub use device::DispatchDevice;
+
+/// The device types of the enabled backends, for code that builds a
+/// `DispatchDevice` by hand.
+pub mod devices {
+    #[cfg(feature = "flex")]
+    pub use burn_flex::FlexDevice;
+}
+pub use tensor::{BackendTensor, DispatchTensor};
+
+use alloc::string::String;
+use burn_backend::{Backend, BackendTypes};
+use burn_std::DType;
+
+/// The run-time dispatching backend.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Dispatch;
+
+impl BackendTypes for Dispatch {
+    type Device = DispatchDevice;
+    type FloatTensorPrimitive = DispatchTensor;
+    type IntTensorPrimitive = DispatchTensor;
+    type BoolTensorPrimitive = DispatchTensor;
+    type QuantizedTensorPrimitive = DispatchTensor;
+}
+
+impl Backend for Dispatch {
+    fn name(device: &DispatchDevice) -> String {
+        device::route!(device, |B, d| B::name(d))
+    }
+
+    fn seed(device: &DispatchDevice, seed: u64) {
+        device::route!(device, |B, d| B::seed(d, seed))
+    }
+
+    fn sync(device: &DispatchDevice) -> Result<(), burn_backend::ExecutionError> {
+        device::route!(device, |B, d| B::sync(d))
+    }
+
+    fn supports_dtype(device: &DispatchDevice, dtype: DType) -> bool {
+        device::route!(device, |B, d| B::supports_dtype(d, dtype))
+    }
+
+    fn default_float_dtype(device: &DispatchDevice) -> DType {
+        device::route!(device, |B, d| B::default_float_dtype(d))
+    }
+
+    fn default_int_dtype(device: &DispatchDevice) -> DType {
+        device::route!(device, |B, d| B::default_int_dtype(d))
+    }
+}

@@ -1,0 +1,111 @@
+//! The tensor primitive of the Dispatch backend.
+
+use burn_backend::{BackendTypes, BoolTensor, FloatTensor, IntTensor, TensorMetadata};
+use burn_std::{DType, Shape};
+
+/// A tensor of one backend, tagged with its kind.
+///
+/// The kind tag lets one enum serve as the float, int and bool primitive of
+/// `Dispatch`; taking the wrong kind out is a bug of the layers above and
+/// panics with both kinds named.
+#[derive(Clone, Debug)]
+pub enum BackendTensor<B: BackendTypes> {
+    /// A float tensor.
+    Float(FloatTensor<B>),
+    /// An int tensor.
+    Int(IntTensor<B>),
+    /// A bool tensor.
+    Bool(BoolTensor<B>),
+}
+
+impl<B: BackendTypes> BackendTensor<B> {
+    fn kind(&self) -> &'static str {
+        match self {
+            Self::Float(_) => "float",
+            Self::Int(_) => "int",
+            Self::Bool(_) => "bool",
+        }
+    }
+
+    /// The float primitive.
+    #[track_caller]
+    pub fn float(self) -> FloatTensor<B> {
+        match self {
+            Self::Float(t) => t,
+            other => panic!("dispatch: expected a float tensor, got {}", other.kind()),
+        }
+    }
+
+    /// The int primitive.
+    #[track_caller]
+    pub fn int(self) -> IntTensor<B> {
+        match self {
+            Self::Int(t) => t,
+            other => panic!("dispatch: expected an int tensor, got {}", other.kind()),
+        }
+    }
+
+    /// The bool primitive.
+    #[track_caller]
+    pub fn bool(self) -> BoolTensor<B> {
+        match self {
+            Self::Bool(t) => t,
+            other => panic!("dispatch: expected a bool tensor, got {}", other.kind()),
+        }
+    }
+
+    /// A reference to the float primitive.
+    #[track_caller]
+    pub fn float_ref(&self) -> &FloatTensor<B> {
+        match self {
+            Self::Float(t) => t,
+            other => panic!("dispatch: expected a float tensor, got {}", other.kind()),
+        }
+    }
+
+    /// A reference to the int primitive.
+    #[track_caller]
+    pub fn int_ref(&self) -> &IntTensor<B> {
+        match self {
+            Self::Int(t) => t,
+            other => panic!("dispatch: expected an int tensor, got {}", other.kind()),
+        }
+    }
+
+    /// A reference to the bool primitive.
+    #[track_caller]
+    pub fn bool_ref(&self) -> &BoolTensor<B> {
+        match self {
+            Self::Bool(t) => t,
+            other => panic!("dispatch: expected a bool tensor, got {}", other.kind()),
+        }
+    }
+
+    fn metadata(&self) -> (DType, Shape) {
+        match self {
+            Self::Float(t) => (t.dtype(), t.shape()),
+            Self::Int(t) => (t.dtype(), t.shape()),
+            Self::Bool(t) => (t.dtype(), t.shape()),
+        }
+    }
+}
+
+/// A tensor of whichever backend holds it.
+#[derive(Clone, Debug)]
+pub enum DispatchTensor {
+    /// Held by the Flex CPU backend.
+    #[cfg(feature = "flex")]
+    Flex(BackendTensor<burn_flex::Flex>),
+}
+
+impl TensorMetadata for DispatchTensor {
+    fn dtype(&self) -> DType {
+        burn_backend_extension::route_tensor!(self, |_B, t| t.metadata().0)
+    }
+
+    fn shape(&self) -> Shape {
+        burn_backend_extension::route_tensor!(self, |_B, t| t.metadata().1)
+    }
+}
+
+pub(crate) use burn_backend_extension::route_tensor as route;
