@@ -6,7 +6,7 @@ use crate::tools::{self, Availability};
 /// Crates that must build without their default (std) features. Add new
 /// no_std crates here; names without a `crates/<name>` directory are skipped,
 /// so the list can run ahead of the workspace.
-pub const NO_STD_CRATES: &[&str] = &["burn-std", "burn-backend", "burn-flex"];
+pub const NO_STD_CRATES: &[&str] = &["burn-std", "burn-backend", "burn-flex", "burn-dispatch"];
 
 /// One step of run-checks, in the order they run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,7 +104,15 @@ impl Backend {
     /// Arguments to `cargo` that run the tests for this backend.
     pub fn test_command(self) -> &'static [&'static str] {
         match self {
-            Backend::Flex => &["test", "--workspace", "--release"],
+            // Crates whose tests need a backend get it as a feature; the
+            // shared suite of burn-backend-tests runs on the same build.
+            Backend::Flex => &[
+                "test",
+                "--workspace",
+                "--release",
+                "--features",
+                "burn-backend-tests/flex,burn-tensor/flex,burn-dispatch/flex,burn/flex",
+            ],
         }
     }
 }

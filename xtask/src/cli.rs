@@ -21,7 +21,7 @@ COMMANDS:
                    (installs cargo-deny when missing)
           clippy   cargo clippy --workspace --all-targets -- -D warnings
           no-std   cargo build --no-default-features for the no_std crates
-          tests    cargo test --workspace --release
+          tests    cargo test --workspace --release, with the backend's features
         A tool that cannot be installed because there is no network is skipped
         with a notice, as is the advisory check when its database cannot be
         fetched.
@@ -34,6 +34,11 @@ COMMANDS:
         Build the book with mdbook (installed when missing), or serve it and
         open it in a browser. `open` uses port N when given, otherwise the
         first free port from 3000 upwards.
+
+    rebuild-time
+        Build a small application crate outside the workspace that depends on
+        `burn` with `flex`, then time its release rebuild after one-line edits
+        of its tensor code (median of 5, with and without CARGO_INCREMENTAL).
 
     help, --help, -h
         Print this text.
@@ -55,6 +60,7 @@ pub enum Command {
     RunChecks { backend: Backend },
     Check { step: StepKind, backend: Backend },
     Books { book: Book, action: BookAction },
+    RebuildTime,
 }
 
 /// Parses the arguments that follow the program name.
@@ -70,6 +76,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
 
     match first {
         "help" | "--help" | "-h" => Ok(Command::Help),
+        "rebuild-time" => Ok(Command::RebuildTime),
         "run-checks" => {
             let backend = parse_backend_options(&rest)?;
             Ok(Command::RunChecks { backend })

@@ -13,6 +13,7 @@
 mod books;
 mod checks;
 mod cli;
+mod rebuild;
 mod runner;
 mod tools;
 
@@ -40,6 +41,7 @@ fn main() -> ExitCode {
         Command::RunChecks { backend } => checks::run_all(backend),
         Command::Check { step, backend } => checks::run_one(step, backend),
         Command::Books { book, action } => books::run(book, action),
+        Command::RebuildTime => rebuild::run(),
     };
 
     match result {

@@ -20,7 +20,9 @@
 /// * `size` and `align` must be integer literals (the alignment goes into
 ///   `#[repr(align(..))]`, which only accepts literals). A compile-time
 ///   assertion rejects an `INNER` that is larger or more aligned.
-/// * The generated `new`, `get`, `get_mut` and `into_inner` use `VIS`.
+/// * The generated `new`, `get`, `get_mut` and `into_inner` are `pub(crate)`
+///   in the crate that expands the macro: the wrapper can be public while its
+///   contents stay private to that crate.
 /// * `Drop` drops the inner value exactly once.
 /// * With the trailing `clone` flag, `Clone` is implemented by cloning the
 ///   inner value (which then must be `Clone`). It is opt-in because copying
@@ -101,7 +103,8 @@ macro_rules! obfuscate {
         #[allow(unsafe_code, dead_code)]
         impl $name {
             /// Store `value` inline.
-            $vis fn new(value: $inner) -> Self {
+            #[allow(dead_code)]
+            pub(crate) fn new(value: $inner) -> Self {
                 let mut this = Self {
                     storage: [::core::mem::MaybeUninit::uninit(); $size],
                     _inner: ::core::marker::PhantomData,
@@ -115,20 +118,23 @@ macro_rules! obfuscate {
             }
 
             /// Borrow the stored value.
-            $vis fn get(&self) -> &$inner {
+            #[allow(dead_code)]
+            pub(crate) fn get(&self) -> &$inner {
                 // SAFETY: `new` initialised the storage with a valid, suitably
                 // aligned value that lives until drop or `into_inner`.
                 unsafe { &*self.storage.as_ptr().cast::<$inner>() }
             }
 
             /// Mutably borrow the stored value.
-            $vis fn get_mut(&mut self) -> &mut $inner {
+            #[allow(dead_code)]
+            pub(crate) fn get_mut(&mut self) -> &mut $inner {
                 // SAFETY: as in `get`; `&mut self` makes the borrow unique.
                 unsafe { &mut *self.storage.as_mut_ptr().cast::<$inner>() }
             }
 
             /// Move the stored value out.
-            $vis fn into_inner(self) -> $inner {
+            #[allow(dead_code)]
+            pub(crate) fn into_inner(self) -> $inner {
                 let this = ::core::mem::ManuallyDrop::new(self);
                 // SAFETY: the storage holds a valid value (see `get`).
                 // `ManuallyDrop` stops our `Drop` from running, so the value

@@ -1,0 +1,16 @@
+//! Code shared by the test executables: the prelude every test module
+//! imports with `use crate::common::*;`.
+//!
+//! It re-exports the public tensor API and the executable's precision
+//! aliases and device (`FloatElem`, `IntElem`, `device()`, which each test
+//! executable defines at its root).
+
+pub use burn::tensor::activation;
+pub use burn::tensor::{Bool, DType, Distribution, Element, Int, Tensor, TensorData, Tolerance, s};
+
+pub use crate::{FloatElem, IntElem, device};
+
+/// An empty float tensor of `shape` (one dim must be 0).
+pub fn empty_floats<const D: usize>(shape: [usize; D]) -> Tensor<D> {
+    Tensor::from_data(TensorData::new(Vec::<FloatElem>::new(), shape), &device())
+}

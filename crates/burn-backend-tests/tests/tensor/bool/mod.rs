@@ -1,0 +1,3 @@
+//! bool tensor tests.
+
+mod ops;

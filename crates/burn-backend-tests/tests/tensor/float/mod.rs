@@ -1,0 +1,3 @@
+//! float tensor tests.
+
+mod ops;

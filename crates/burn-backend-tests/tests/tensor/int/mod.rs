@@ -1,0 +1,3 @@
+//! int tensor tests.
+
+mod ops;

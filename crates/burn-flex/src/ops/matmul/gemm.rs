@@ -1,0 +1,448 @@
+//! The blocked float GEMM (BLIS loop order) and its packing routines.
+//!
+//! ```text
+//! for jc in n by NC:                 B block  kc×nc  -> packed, shared (L3)
+//!   for pc in k by KC:
+//!     pack B[pc.., jc..]             (parallel over NR panels)
+//!     for each (row block, column group) task, in parallel:
+//!       pack A[ic.., pc..]           A block  mc×kc  (L2), one per task
+//!       for jr in NR panels:         B panel  kc×NR  (L1)
+//!         for ir in MR panels:       micro-kernel on an MR×NR tile of C
+//! ```
+//!
+//! Work is split only along M and N, never along K: the `kc` blocks depend
+//! on `k` alone, so every output element is the same chain of FMAs whatever
+//! the thread count or the tile that computes it.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::kernel::{GemmFloat, KernelFn};
+use super::{Load, MatRef, converted};
+
+/// The largest `MR * NR` of any kernel (edge tiles go through a stack tile).
+const MAX_TILE: usize = 6 * 16;
+
+/// Splits `len` into `parts` near-equal contiguous ranges; part `i` is
+/// `[bound(i), bound(i + 1))`.
+#[inline]
+fn bound(len: usize, parts: usize, i: usize) -> usize {
+    len * i / parts
+}
+
+/// `k` in blocks of at most `KC`, all of near-equal size: `(start, len)`.
+/// Depends on `k` only, which keeps results independent of threading.
+pub(crate) fn k_blocks<T: GemmFloat>(k: usize) -> impl Iterator<Item = (usize, usize)> {
+    let parts = k.div_ceil(T::KC);
+    (0..parts).map(move |i| {
+        (
+            bound(k, parts, i),
+            bound(k, parts, i + 1) - bound(k, parts, i),
+        )
+    })
+}
+
+/// Packing buffers of at most this many bytes are kept by each thread and
+/// reused, so batches of small products neither allocate nor zero them.
+const KEEP_BYTES: usize = 1 << 20;
+
+#[cfg(feature = "std")]
+std::thread_local! {
+    /// Per-thread packing buffers: slot 0 for A blocks, slot 1 for B blocks.
+    static KEPT: [core::cell::Cell<Vec<u64>>; 2] = const { [core::cell::Cell::new(Vec::new()), core::cell::Cell::new(Vec::new())] };
+}
+
+/// A packing buffer of `len` elements starting on a 64-byte boundary (so
+/// the kernels' B loads never straddle a cache line). Contents are
+/// unspecified (zeros or stale packed values): packing writes every element.
+struct Scratch<T> {
+    words: Vec<u64>,
+    slot: usize,
+    start: usize,
+    len: usize,
+    _elem: core::marker::PhantomData<T>,
+}
+
+impl<T: GemmFloat> Scratch<T> {
+    fn new(slot: usize, len: usize) -> Self {
+        let need = (len * size_of::<T>()).div_ceil(8) + 8;
+        #[cfg(feature = "std")]
+        let mut words = KEPT.with(|kept| kept[slot].take());
+        #[cfg(not(feature = "std"))]
+        let mut words = Vec::new();
+        if words.len() < need {
+            words = vec![0u64; need];
+        }
+        let start = words.as_ptr().align_offset(64).min(7) * 8 / size_of::<T>();
+        Self {
+            words,
+            slot,
+            start,
+            len,
+            _elem: core::marker::PhantomData,
+        }
+    }
+
+    fn slice_mut(&mut self) -> &mut [T] {
+        let all: &mut [T] = bytemuck::cast_slice_mut(&mut self.words[..]);
+        &mut all[self.start..self.start + self.len]
+    }
+}
+
+impl<T> Drop for Scratch<T> {
+    fn drop(&mut self) {
+        #[cfg(feature = "std")]
+        if self.words.len() * 8 <= KEEP_BYTES {
+            let words = core::mem::take(&mut self.words);
+            // During thread teardown the slot may be gone: then just free.
+            let _ = KEPT.try_with(|kept| kept[self.slot].set(words));
+        }
+        let _ = self.slot;
+    }
+}
+
+/// Packs rows `i0..i0 + mc`, columns `p0..p0 + kc` of `a` into `MR`-row
+/// panels (`kc` groups of `MR` values each), zero-padding the last panel.
+fn pack_a<S: Load<T>, T: GemmFloat>(
+    a: MatRef<'_, S>,
+    i0: usize,
+    mc: usize,
+    p0: usize,
+    kc: usize,
+    dst: &mut [T],
+) {
+    let mr_ = T::MR;
+    // Conversion space for six source rows (empty when `S` is `T`).
+    let mut tmp = if S::CONVERTS {
+        vec![T::default(); 6 * kc]
+    } else {
+        Vec::new()
+    };
+    for (panel, d) in dst
+        .chunks_exact_mut(kc * mr_)
+        .take(mc.div_ceil(mr_))
+        .enumerate()
+    {
+        let r0 = i0 + panel * mr_;
+        let rows = mr_.min(i0 + mc - r0);
+        if rows < mr_ {
+            d.fill(T::default());
+        }
+        if a.rs == 1 {
+            // Column-major A (a transposed row-major tensor): each group is
+            // a contiguous run of the source.
+            for (p, g) in d.chunks_exact_mut(mr_).enumerate() {
+                let s = a.idx(r0, p0 + p);
+                S::load_run(&a.data[s..s + rows], &mut g[..rows]);
+            }
+        } else if a.cs == 1 && rows == 6 && mr_ == 6 {
+            // Row-major A, full panel: gather one value of each of the six
+            // rows per step, so the writes are contiguous.
+            let mut bufs = tmp.chunks_exact_mut(kc);
+            let src: [&[T]; 6] = core::array::from_fn(|i| {
+                let s = a.idx(r0 + i, p0);
+                converted(&a.data[s..s + kc], bufs.next().unwrap_or_default())
+            });
+            for (p, g) in d.chunks_exact_mut(6).enumerate() {
+                for (x, r) in g.iter_mut().zip(&src) {
+                    *x = r[p];
+                }
+            }
+        } else if a.cs == 1 {
+            // Row-major A, edge panel: read each row, write it strided.
+            for i in 0..rows {
+                let s = a.idx(r0 + i, p0);
+                let row = converted(&a.data[s..s + kc], tmp.get_mut(..kc).unwrap_or_default());
+                for (x, &v) in d[i..].iter_mut().step_by(mr_).zip(row) {
+                    *x = v;
+                }
+            }
+        } else {
+            for (p, g) in d.chunks_exact_mut(mr_).enumerate() {
+                for (i, x) in g[..rows].iter_mut().enumerate() {
+                    *x = a.data[a.idx(r0 + i, p0 + p)].load();
+                }
+            }
+        }
+    }
+}
+
+/// Packs rows `p0..p0 + kc`, columns `j0..j0 + nc` of `b` into `NR`-column
+/// panels (`kc` groups of `NR` values each), zero-padding the last panel.
+/// `dst` may hold only some of the panels: it starts at panel `first`.
+fn pack_b<S: Load<T>, T: GemmFloat>(
+    b: MatRef<'_, S>,
+    p0: usize,
+    kc: usize,
+    j0: usize,
+    nc: usize,
+    first: usize,
+    dst: &mut [T],
+) {
+    let nr_ = T::NR;
+    let mut tmp = if S::CONVERTS && b.cs != 1 {
+        vec![T::default(); kc]
+    } else {
+        Vec::new()
+    };
+    for (q, d) in dst.chunks_exact_mut(kc * nr_).enumerate() {
+        let c0 = j0 + (first + q) * nr_;
+        let cols = nr_.min(j0 + nc - c0);
+        if cols < nr_ {
+            d.fill(T::default());
+        }
+        if b.cs == 1 {
+            // Row-major B: each group is a contiguous run of the source.
+            for (p, g) in d.chunks_exact_mut(nr_).enumerate() {
+                let s = b.idx(p0 + p, c0);
+                if cols == nr_ {
+                    // Constant length: inlined vector moves, not a memcpy call.
+                    S::load_run(&b.data[s..s + nr_], &mut g[..nr_]);
+                } else {
+                    S::load_run(&b.data[s..s + cols], &mut g[..cols]);
+                }
+            }
+        } else if b.rs == 1 {
+            // Column-major B (a transposed weight): read columns
+            // contiguously, write them strided.
+            for j in 0..cols {
+                let s = b.idx(p0, c0 + j);
+                let col = converted(&b.data[s..s + kc], &mut tmp);
+                for (x, &v) in d[j..].iter_mut().step_by(nr_).zip(col) {
+                    *x = v;
+                }
+            }
+        } else {
+            for (p, g) in d.chunks_exact_mut(nr_).enumerate() {
+                for (j, x) in g[..cols].iter_mut().enumerate() {
+                    *x = b.data[b.idx(p0 + p, c0 + j)].load();
+                }
+            }
+        }
+    }
+}
+
+/// The output matrix as a raw pointer, so that parallel tasks can each
+/// write their own rectangle of it.
+#[derive(Clone, Copy)]
+struct Out<T> {
+    ptr: *mut T,
+    len: usize,
+    ldc: usize,
+}
+
+// SAFETY: `Out` is only shared between the tasks of one `gemm` call, which
+// write pairwise disjoint rectangles of the matrix (distinct row blocks or
+// column groups) while the `&mut` slice it came from stays borrowed.
+unsafe impl<T: Send> Send for Out<T> {}
+// SAFETY: as above.
+unsafe impl<T: Send> Sync for Out<T> {}
+
+impl<T: GemmFloat> Out<T> {
+    /// Pointer to element `(i, j)`, checked so that `rows × cols` elements
+    /// from there lie inside the matrix.
+    #[inline]
+    fn tile(&self, i: usize, j: usize, rows: usize, cols: usize) -> *mut T {
+        assert!(
+            rows > 0
+                && cols > 0
+                && j + cols <= self.ldc
+                && (i + rows - 1) * self.ldc + j + cols <= self.len,
+            "matmul: tile out of bounds"
+        );
+        // SAFETY: in bounds by the assertion above.
+        unsafe { self.ptr.add(i * self.ldc + j) }
+    }
+}
+
+/// One block of packed A against panels of packed B: the two inner loops.
+#[allow(clippy::too_many_arguments)]
+fn macro_kernel<T: GemmFloat>(
+    kernel: KernelFn<T>,
+    kc: usize,
+    apack: &[T],
+    i0: usize,
+    mc: usize,
+    bpanels: &[T],
+    j0: usize,
+    ncols: usize,
+    out: Out<T>,
+    accumulate: bool,
+) {
+    let (mr_, nr_) = (T::MR, T::NR);
+    for (q, bp) in bpanels.chunks_exact(kc * nr_).enumerate() {
+        let jj = j0 + q * nr_;
+        let nr = nr_.min(j0 + ncols - jj);
+        for (r, ap) in apack
+            .chunks_exact(kc * mr_)
+            .take(mc.div_ceil(mr_))
+            .enumerate()
+        {
+            let ii = i0 + r * mr_;
+            let mr = mr_.min(i0 + mc - ii);
+            if mr == mr_ && nr == nr_ {
+                let c = out.tile(ii, jj, mr_, nr_);
+                // SAFETY: `ap`/`bp` are whole packed panels (`kc * MR`,
+                // `kc * NR` elements); the MR×NR tile at `c` is inside the
+                // output (checked by `tile`) and owned by this task; `kernel`
+                // came from `GemmFloat::kernel`, which checked the CPU.
+                unsafe { kernel(kc, ap.as_ptr(), bp.as_ptr(), c, out.ldc, accumulate) };
+            } else {
+                let mut tmp = [T::default(); MAX_TILE];
+                // SAFETY: panels as above; `tmp` is an MR×NR tile with row
+                // stride NR (`MR * NR <= MAX_TILE`, asserted in `gemm`).
+                unsafe { kernel(kc, ap.as_ptr(), bp.as_ptr(), tmp.as_mut_ptr(), nr_, false) };
+                for (i, row) in tmp.chunks_exact(nr_).take(mr).enumerate() {
+                    let c = out.tile(ii + i, jj, 1, nr);
+                    // SAFETY: `nr` elements at `c` are inside the output
+                    // (checked by `tile`) and owned by this task.
+                    let dst = unsafe { core::slice::from_raw_parts_mut(c, nr) };
+                    for (o, &v) in dst.iter_mut().zip(row) {
+                        *o = if accumulate { *o + v } else { v };
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Runs `f(state, task)` for `task in 0..count`, on rayon when `parallel`,
+/// with one `init()` state per worker.
+fn run_tasks<S>(
+    count: usize,
+    parallel: bool,
+    init: impl Fn() -> S + Sync + Send,
+    f: impl Fn(&mut S, usize) + Sync + Send,
+) {
+    #[cfg(feature = "rayon")]
+    if parallel && count > 1 {
+        use rayon::prelude::*;
+        (0..count).into_par_iter().for_each_init(init, f);
+        return;
+    }
+    let _ = parallel;
+    let mut state = init();
+    for t in 0..count {
+        f(&mut state, t);
+    }
+}
+
+/// `out = a · b` for an `m × k` by `k × n` product; `out` is row-major
+/// `m × n` and zeroed. `threads > 1` runs on rayon.
+pub(crate) fn gemm<S: Load<T>, T: GemmFloat>(
+    a: MatRef<'_, S>,
+    b: MatRef<'_, S>,
+    m: usize,
+    n: usize,
+    k: usize,
+    out: &mut [T],
+    threads: usize,
+) {
+    let (mr_, nr_) = (T::MR, T::NR);
+    assert!(mr_ * nr_ <= MAX_TILE && T::MC % mr_ == 0 && T::NC % nr_ == 0);
+    assert_eq!(
+        out.len(),
+        m * n,
+        "matmul: output of {} elements for {m}×{n}",
+        out.len()
+    );
+    if m == 0 || n == 0 || k == 0 {
+        return;
+    }
+    let kernel = T::kernel();
+    let parallel = threads > 1;
+
+    // Row blocks of whole MR panels: at least enough for A blocks to fit in
+    // L2, and a multiple of the thread count so the split is even. With few
+    // rows, the threads split the columns instead.
+    let panels = m.div_ceil(mr_);
+    let min_blocks = panels.div_ceil(T::MC / mr_);
+    let (row_blocks, col_groups) = if !parallel {
+        (min_blocks, 1)
+    } else if panels >= 8 * threads {
+        (min_blocks.div_ceil(threads) * threads, 1)
+    } else {
+        (min_blocks, threads)
+    };
+    let block_rows = |blk: usize| {
+        let (p0, p1) = (
+            bound(panels, row_blocks, blk),
+            bound(panels, row_blocks, blk + 1),
+        );
+        (p0 * mr_, (p1 * mr_).min(m) - p0 * mr_)
+    };
+    let max_panels = panels.div_ceil(row_blocks);
+    let kc_max = k.div_ceil(k.div_ceil(T::KC));
+
+    let nc_max = T::NC.min(n.div_ceil(nr_) * nr_);
+    let mut bpack = Scratch::<T>::new(1, kc_max * nc_max);
+    let out = Out {
+        ptr: out.as_mut_ptr(),
+        len: out.len(),
+        ldc: n,
+    };
+
+    for jc in (0..n).step_by(T::NC) {
+        let nc = T::NC.min(n - jc);
+        let col_panels = nc.div_ceil(nr_);
+        for (bi, (pc, kc)) in k_blocks::<T>(k).enumerate() {
+            let bpack = &mut bpack.slice_mut()[..col_panels * kc * nr_];
+            // Pack B, in chunks of panels (parallel when large).
+            let chunk = 8 * kc * nr_;
+            let pack = |ci: usize, d: &mut [T]| pack_b(b, pc, kc, jc, nc, ci * 8, d);
+            #[cfg(feature = "rayon")]
+            if parallel && col_panels > 8 {
+                use rayon::prelude::*;
+                bpack
+                    .par_chunks_mut(chunk)
+                    .enumerate()
+                    .for_each(|(ci, d)| pack(ci, d));
+            } else {
+                bpack
+                    .chunks_mut(chunk)
+                    .enumerate()
+                    .for_each(|(ci, d)| pack(ci, d));
+            }
+            #[cfg(not(feature = "rayon"))]
+            bpack
+                .chunks_mut(chunk)
+                .enumerate()
+                .for_each(|(ci, d)| pack(ci, d));
+
+            let bpack: &[T] = bpack;
+            run_tasks(
+                row_blocks * col_groups,
+                parallel,
+                || Scratch::<T>::new(0, max_panels * mr_ * kc_max),
+                |abuf, task| {
+                    let (blk, grp) = (task / col_groups, task % col_groups);
+                    let (i0, mc) = block_rows(blk);
+                    let (q0, q1) = (
+                        bound(col_panels, col_groups, grp),
+                        bound(col_panels, col_groups, grp + 1),
+                    );
+                    if q0 == q1 || mc == 0 {
+                        return;
+                    }
+                    let apack = &mut abuf.slice_mut()[..mc.div_ceil(mr_) * mr_ * kc];
+                    pack_a(a, i0, mc, pc, kc, apack);
+                    let j0 = q0 * nr_;
+                    let ncols = (q1 * nr_).min(nc) - j0;
+                    let bpanels = &bpack[q0 * kc * nr_..q1 * kc * nr_];
+                    macro_kernel(
+                        kernel,
+                        kc,
+                        apack,
+                        i0,
+                        mc,
+                        bpanels,
+                        jc + j0,
+                        ncols,
+                        out,
+                        bi > 0,
+                    );
+                },
+            );
+        }
+    }
+}

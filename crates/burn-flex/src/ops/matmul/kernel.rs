@@ -1,0 +1,306 @@
+//! Micro-kernels: `C[MR×NR] (+)= Apanel · Bpanel` over `kc` steps of packed
+//! panels, with the accumulators held in registers.
+//!
+//! Packed formats (written by `gemm::pack_a`/`gemm::pack_b`): an A panel is
+//! `kc` groups of `MR` values (column `p` of `MR` rows), a B panel is `kc`
+//! groups of `NR` values (row `p` of `NR` columns). Each output element is
+//! the chain `acc = 0; for p in 0..kc { acc = acc + a[p]·b[p] }` (fused on
+//! FMA hardware), then `C = acc` or `C = C + acc`: the order depends on `kc`
+//! only, never on which tile or thread computes it.
+
+/// A micro-kernel. Callers guarantee: `a` is readable for `kc * MR`
+/// elements, `b` for `kc * NR`, and `c` is writable at
+/// `c + i * ldc + j` for `i < MR`, `j < NR`.
+pub(crate) type KernelFn<T> =
+    unsafe fn(kc: usize, a: *const T, b: *const T, c: *mut T, ldc: usize, accumulate: bool);
+
+/// The compute types of the float GEMM, with their tile and block sizes.
+pub(crate) trait GemmFloat:
+    bytemuck::Pod
+    + Default
+    + Send
+    + Sync
+    + core::ops::Add<Output = Self>
+    + core::ops::Mul<Output = Self>
+    + 'static
+{
+    /// Rows of a micro-tile.
+    const MR: usize;
+    /// Columns of a micro-tile.
+    const NR: usize;
+    /// Rows of a packed A block (a multiple of `MR`): sized for L2.
+    const MC: usize;
+    /// Depth of a packed block: a `KC × NR` B panel stays in L1.
+    const KC: usize;
+    /// Columns of a packed B block (a multiple of `NR`): sized for L3.
+    const NC: usize;
+    /// The fastest micro-kernel this CPU runs.
+    fn kernel() -> KernelFn<Self>;
+}
+
+impl GemmFloat for f32 {
+    const MR: usize = 6;
+    const NR: usize = 16;
+    const MC: usize = 144;
+    const KC: usize = 256;
+    const NC: usize = 4096;
+
+    fn kernel() -> KernelFn<f32> {
+        #[cfg(all(target_arch = "x86_64", feature = "std"))]
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+            return x86::kernel_f32_6x16;
+        }
+        #[cfg(all(
+            target_arch = "x86_64",
+            not(feature = "std"),
+            target_feature = "avx2",
+            target_feature = "fma"
+        ))]
+        return x86::kernel_f32_6x16;
+        #[allow(unreachable_code)]
+        portable::<f32, 6, 16>
+    }
+}
+
+impl GemmFloat for f64 {
+    const MR: usize = 6;
+    const NR: usize = 8;
+    const MC: usize = 72;
+    const KC: usize = 256;
+    const NC: usize = 4096;
+
+    fn kernel() -> KernelFn<f64> {
+        #[cfg(all(target_arch = "x86_64", feature = "std"))]
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+            return x86::kernel_f64_6x8;
+        }
+        #[cfg(all(
+            target_arch = "x86_64",
+            not(feature = "std"),
+            target_feature = "avx2",
+            target_feature = "fma"
+        ))]
+        return x86::kernel_f64_6x8;
+        #[allow(unreachable_code)]
+        portable::<f64, 6, 8>
+    }
+}
+
+/// The portable micro-kernel: plain loops over a register-sized accumulator
+/// array, which LLVM unrolls and vectorizes for the target's SIMD width.
+///
+/// # Safety
+/// See [`KernelFn`].
+unsafe fn portable<T: GemmFloat, const MR: usize, const NR: usize>(
+    kc: usize,
+    a: *const T,
+    b: *const T,
+    c: *mut T,
+    ldc: usize,
+    accumulate: bool,
+) {
+    // SAFETY: the caller guarantees `a` holds `kc * MR` and `b` `kc * NR`
+    // readable elements (the packed panels).
+    let (a, b) = unsafe {
+        (
+            core::slice::from_raw_parts(a, kc * MR),
+            core::slice::from_raw_parts(b, kc * NR),
+        )
+    };
+    let mut acc = [[T::default(); NR]; MR];
+    for (ap, bp) in a.chunks_exact(MR).zip(b.chunks_exact(NR)) {
+        for (row, &x) in acc.iter_mut().zip(ap) {
+            for (o, &y) in row.iter_mut().zip(bp) {
+                *o = *o + x * y;
+            }
+        }
+    }
+    for (i, row) in acc.iter().enumerate() {
+        // SAFETY: the caller guarantees row `i < MR` of the tile is writable
+        // for `NR` elements at `c + i * ldc`.
+        let out = unsafe { core::slice::from_raw_parts_mut(c.add(i * ldc), NR) };
+        if accumulate {
+            for (o, &v) in out.iter_mut().zip(row) {
+                *o = *o + v;
+            }
+        } else {
+            out.copy_from_slice(row);
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use core::arch::x86_64::*;
+
+    /// 6×16 f32 tile in 12 ymm accumulators; per step two B vectors and six
+    /// broadcasts of A feed twelve FMAs (BLIS's Haswell shape).
+    ///
+    /// # Safety
+    /// The CPU supports AVX2 and FMA (checked by `GemmFloat::kernel` before this
+    /// function is handed out), and the pointer contract of
+    /// [`super::KernelFn`] holds with `MR = 6`, `NR = 16`.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn kernel_f32_6x16(
+        kc: usize,
+        a: *const f32,
+        b: *const f32,
+        c: *mut f32,
+        ldc: usize,
+        accumulate: bool,
+    ) {
+        // Start fetching the C tile now: it is read only after the loop,
+        // and with large k it has long left the caches.
+        for i in 0..6 {
+            // Prefetching never faults; the addresses are the tile's.
+            {
+                _mm_prefetch::<_MM_HINT_T0>(c.wrapping_add(i * ldc) as *const i8);
+                _mm_prefetch::<_MM_HINT_T0>(c.wrapping_add(i * ldc + 2 * 8 - 1) as *const i8);
+            }
+        }
+        let mut acc = [[_mm256_setzero_ps(); 2]; 6];
+        let (mut a, mut b) = (a, b);
+        for _ in 0..kc {
+            // SAFETY: `kc` steps of 6 (A) and 16 (B) elements stay inside
+            // the packed panels by the caller's contract.
+            unsafe {
+                let b0 = _mm256_loadu_ps(b);
+                let b1 = _mm256_loadu_ps(b.add(8));
+                for (i, row) in acc.iter_mut().enumerate() {
+                    let x = _mm256_broadcast_ss(&*a.add(i));
+                    row[0] = _mm256_fmadd_ps(x, b0, row[0]);
+                    row[1] = _mm256_fmadd_ps(x, b1, row[1]);
+                }
+                a = a.add(6);
+                b = b.add(16);
+            }
+        }
+        for (i, row) in acc.iter().enumerate() {
+            // SAFETY: row `i < 6` of the tile is writable for 16 elements
+            // at `c + i * ldc` (caller's contract).
+            unsafe {
+                let p = c.add(i * ldc);
+                let (mut v0, mut v1) = (row[0], row[1]);
+                if accumulate {
+                    v0 = _mm256_add_ps(_mm256_loadu_ps(p), v0);
+                    v1 = _mm256_add_ps(_mm256_loadu_ps(p.add(8)), v1);
+                }
+                _mm256_storeu_ps(p, v0);
+                _mm256_storeu_ps(p.add(8), v1);
+            }
+        }
+    }
+
+    /// 6×8 f64 tile: the f32 kernel's shape with 4-lane vectors.
+    ///
+    /// # Safety
+    /// As [`kernel_f32_6x16`], with `MR = 6`, `NR = 8`.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn kernel_f64_6x8(
+        kc: usize,
+        a: *const f64,
+        b: *const f64,
+        c: *mut f64,
+        ldc: usize,
+        accumulate: bool,
+    ) {
+        // Start fetching the C tile now: it is read only after the loop,
+        // and with large k it has long left the caches.
+        for i in 0..6 {
+            // Prefetching never faults; the addresses are the tile's.
+            {
+                _mm_prefetch::<_MM_HINT_T0>(c.wrapping_add(i * ldc) as *const i8);
+                _mm_prefetch::<_MM_HINT_T0>(c.wrapping_add(i * ldc + 2 * 4 - 1) as *const i8);
+            }
+        }
+        let mut acc = [[_mm256_setzero_pd(); 2]; 6];
+        let (mut a, mut b) = (a, b);
+        for _ in 0..kc {
+            // SAFETY: `kc` steps of 6 (A) and 8 (B) elements stay inside the
+            // packed panels by the caller's contract.
+            unsafe {
+                let b0 = _mm256_loadu_pd(b);
+                let b1 = _mm256_loadu_pd(b.add(4));
+                for (i, row) in acc.iter_mut().enumerate() {
+                    let x = _mm256_broadcast_sd(&*a.add(i));
+                    row[0] = _mm256_fmadd_pd(x, b0, row[0]);
+                    row[1] = _mm256_fmadd_pd(x, b1, row[1]);
+                }
+                a = a.add(6);
+                b = b.add(8);
+            }
+        }
+        for (i, row) in acc.iter().enumerate() {
+            // SAFETY: row `i < 6` of the tile is writable for 8 elements at
+            // `c + i * ldc` (caller's contract).
+            unsafe {
+                let p = c.add(i * ldc);
+                let (mut v0, mut v1) = (row[0], row[1]);
+                if accumulate {
+                    v0 = _mm256_add_pd(_mm256_loadu_pd(p), v0);
+                    v1 = _mm256_add_pd(_mm256_loadu_pd(p.add(4)), v1);
+                }
+                _mm256_storeu_pd(p, v0);
+                _mm256_storeu_pd(p.add(4), v1);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+
+    /// Runs `kernel` on small-integer panels (exact in any summation order)
+    /// into a tile with a row stride wider than NR; checks every element,
+    /// that the gap between rows is untouched, and accumulation.
+    fn check<T: GemmFloat + From<i8> + PartialEq + core::fmt::Debug>(
+        kernel: KernelFn<T>,
+        mr: usize,
+        nr: usize,
+    ) {
+        let kc = 37;
+        let val = |i: usize| T::from((i % 7) as i8 - 3);
+        let a: Vec<T> = (0..kc * mr).map(val).collect();
+        let b: Vec<T> = (0..kc * nr).map(|i| val(i * 5 + 1)).collect();
+        let ldc = nr + 3;
+        let mut c = alloc::vec![T::from(1); mr * ldc];
+        for accumulate in [false, true] {
+            // SAFETY: `a`, `b` hold `kc` groups; `c` holds `mr` rows of `ldc >= nr`.
+            unsafe { kernel(kc, a.as_ptr(), b.as_ptr(), c.as_mut_ptr(), ldc, accumulate) };
+            for i in 0..mr {
+                for j in 0..ldc {
+                    let mut product = T::default();
+                    for p in (0..kc).filter(|_| j < nr) {
+                        product = product + a[p * mr + i] * b[p * nr + j];
+                    }
+                    // The first pass stores the product, the second adds it
+                    // again; the gap past `nr` keeps its 1.
+                    let expected = match (j < nr, accumulate) {
+                        (false, _) => T::from(1),
+                        (true, false) => product,
+                        (true, true) => product + product,
+                    };
+                    assert_eq!(
+                        c[i * ldc + j],
+                        expected,
+                        "tile ({i}, {j}), accumulate {accumulate}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn portable_kernels() {
+        check::<f32>(portable::<f32, 6, 16>, 6, 16);
+        check::<f64>(portable::<f64, 6, 8>, 6, 8);
+    }
+
+    #[test]
+    fn selected_kernels() {
+        check::<f32>(f32::kernel(), f32::MR, f32::NR);
+        check::<f64>(f64::kernel(), f64::MR, f64::NR);
+    }
+}

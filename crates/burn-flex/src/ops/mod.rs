@@ -1,0 +1,13 @@
+//! Flex kernels, one file per op family. Every function takes owned
+//! tensors and returns a new one; the `backend` module maps the trait
+//! methods of every kind onto these.
+
+pub mod binary;
+pub mod creation;
+pub mod elem;
+pub mod index;
+pub mod matmul;
+pub mod reduce;
+pub mod shape;
+pub mod sort;
+pub mod unary;

@@ -1,0 +1,233 @@
+//! The Flex tensor: a shared buffer, a strided layout and a run-time dtype.
+
+use alloc::sync::Arc;
+use alloc::vec::Vec;
+
+use burn_backend::TensorMetadata;
+use burn_std::{BoolStore, Bytes, DType, Shape, TensorData};
+use bytemuck::Pod;
+
+use crate::layout::{Layout, for_each_row};
+
+/// A tensor of the Flex backend. Cloning is cheap: clones share the buffer.
+///
+/// Every kind (float, int, bool) uses this one type; bools are stored one
+/// byte each (0 or 1) under `DType::Bool(BoolStore::Native)`.
+#[derive(Clone, Debug)]
+pub struct FlexTensor {
+    // Why `Arc<Bytes>` and not `Arc<[E]>`: the dtype is a run-time value, so
+    // the buffer is untyped; `Bytes` is 64-byte aligned, which makes a view
+    // of it as any element slice valid.
+    buffer: Arc<Bytes>,
+    layout: Layout,
+    dtype: DType,
+}
+
+/// The dtype bool tensors are stored with.
+pub const BOOL: DType = DType::Bool(BoolStore::Native);
+
+impl FlexTensor {
+    /// Wraps a buffer. Panics if the layout reaches outside it, so no later
+    /// kernel can read out of bounds.
+    pub fn new(buffer: Arc<Bytes>, layout: Layout, dtype: DType) -> Self {
+        if let Some((_, end)) = layout.span() {
+            assert!(
+                end * dtype.size() <= buffer.len(),
+                "flex: layout {layout:?} reaches past a buffer of {} bytes",
+                buffer.len()
+            );
+        }
+        Self {
+            buffer,
+            layout,
+            dtype,
+        }
+    }
+
+    /// A contiguous tensor that owns `values`.
+    pub fn from_vec<E: Pod>(values: Vec<E>, shape: Shape, dtype: DType) -> Self {
+        debug_assert_eq!(core::mem::size_of::<E>(), dtype.size());
+        assert_eq!(
+            values.len(),
+            shape.num_elements(),
+            "flex: {} values for shape {shape}",
+            values.len()
+        );
+        Self::new(
+            Arc::new(Bytes::from_elems(values)),
+            Layout::contiguous(shape),
+            dtype,
+        )
+    }
+
+    /// A contiguous tensor of `shape` whose elements are written by `fill`,
+    /// which receives the whole output slice (zero-initialised).
+    pub fn build<E: Pod>(shape: Shape, dtype: DType, fill: impl FnOnce(&mut [E])) -> Self {
+        let n = shape.num_elements();
+        let mut bytes = Bytes::zeroed(n * core::mem::size_of::<E>());
+        fill(bytes.as_mut_slice_of::<E>());
+        Self::new(Arc::new(bytes), Layout::contiguous(shape), dtype)
+    }
+
+    /// Imports data, converting bool storage to the native one-byte form.
+    pub fn from_data(data: TensorData) -> Self {
+        let data = match data.dtype {
+            DType::Bool(store) if store != BoolStore::Native => data.convert_dtype(BOOL),
+            _ => data,
+        };
+        let TensorData {
+            bytes,
+            shape,
+            dtype,
+        } = data;
+        Self::new(Arc::new(bytes), Layout::contiguous(shape), dtype)
+    }
+
+    /// Exports as contiguous data, without copying when the buffer is
+    /// uniquely owned and already laid out row-major from its start.
+    pub fn into_data(self) -> TensorData {
+        let shape = self.layout.shape().clone();
+        let n_bytes = shape.num_elements() * self.dtype.size();
+        let dtype = self.dtype;
+        if let Some(range) = self.layout.contiguous_range() {
+            // A contiguous view may start past the buffer's beginning (a
+            // slice of leading rows) or be empty: copy just its bytes.
+            // (An empty view's offset may point anywhere, even past the end.)
+            let start = if n_bytes == 0 {
+                0
+            } else {
+                range.start * self.dtype.size()
+            };
+            let bytes = match Arc::try_unwrap(self.buffer) {
+                Ok(bytes) if start == 0 && bytes.len() == n_bytes => bytes,
+                Ok(bytes) => Bytes::from_slice(&bytes[start..start + n_bytes]),
+                Err(buffer) => Bytes::from_slice(&buffer[start..start + n_bytes]),
+            };
+            return TensorData {
+                bytes,
+                shape,
+                dtype,
+            };
+        }
+        // `to_contiguous` gives a row-major layout, which the branch above takes.
+        self.to_contiguous().into_data()
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The logical shape.
+    pub fn shape_ref(&self) -> &Shape {
+        self.layout.shape()
+    }
+
+    /// The same buffer under another layout (a view). Panics if the layout
+    /// reaches outside the buffer.
+    pub fn with_layout(&self, layout: Layout) -> Self {
+        Self::new(self.buffer.clone(), layout, self.dtype)
+    }
+
+    /// The same buffer and layout, relabelled with another dtype of the same
+    /// element size (e.g. bool bytes seen as u8).
+    pub fn relabel(mut self, dtype: DType) -> Self {
+        assert_eq!(
+            dtype.size(),
+            self.dtype.size(),
+            "flex: cannot relabel {} as {dtype}",
+            self.dtype
+        );
+        self.dtype = dtype;
+        self
+    }
+
+    /// The whole buffer as elements of `E` (index it with layout offsets).
+    ///
+    /// Panics if `E`'s size differs from the dtype's: a kernel reading with
+    /// the wrong type is a bug, never a silent reinterpretation.
+    pub fn storage<E: Pod>(&self) -> &[E] {
+        assert_eq!(
+            core::mem::size_of::<E>(),
+            self.dtype.size(),
+            "flex: reading {} storage with a {}-byte element type",
+            self.dtype,
+            core::mem::size_of::<E>()
+        );
+        self.buffer.as_slice_of::<E>()
+    }
+
+    /// The elements in logical order, when the layout is contiguous.
+    pub fn contiguous_slice<E: Pod>(&self) -> Option<&[E]> {
+        let range = self.layout.contiguous_range()?;
+        if range.is_empty() {
+            // An empty view's offset may lie past the end of its buffer.
+            return Some(&[]);
+        }
+        Some(&self.storage::<E>()[range])
+    }
+
+    /// The buffer as a mutable contiguous slice, if this handle is its only
+    /// owner and its layout is row-major from the start: lets an op write its
+    /// output into its input's memory.
+    pub fn unique_contiguous_mut<E: Pod>(&mut self) -> Option<&mut [E]> {
+        let n = self.layout.num_elements();
+        if self.layout.contiguous_range() != Some(0..n) {
+            return None;
+        }
+        assert_eq!(core::mem::size_of::<E>(), self.dtype.size());
+        let bytes = Arc::get_mut(&mut self.buffer)?;
+        Some(&mut bytes.as_mut_slice_of::<E>()[..n])
+    }
+
+    /// The elements in logical order, copied into a vector.
+    pub fn to_vec<E: Pod>(&self) -> Vec<E> {
+        if let Some(slice) = self.contiguous_slice::<E>() {
+            return slice.to_vec();
+        }
+        let storage = self.storage::<E>();
+        let mut out = Vec::with_capacity(self.layout.num_elements());
+        let (dims, strides) = self.layout.simplified();
+        let (n, s) = (*dims.last().unwrap(), *strides.last().unwrap());
+        for_each_row(
+            &dims,
+            [&strides],
+            [self.layout.offset() as isize],
+            |[start]| {
+                for i in 0..n as isize {
+                    out.push(storage[(start + i * s) as usize]);
+                }
+            },
+        );
+        out
+    }
+
+    /// A row-major copy (or this tensor, if it already is row-major).
+    pub fn to_contiguous(&self) -> Self {
+        if self.layout.is_contiguous() {
+            return self.clone();
+        }
+        let size = self.dtype.size();
+        match size {
+            1 => Self::from_vec(self.to_vec::<u8>(), self.shape_ref().clone(), self.dtype),
+            2 => Self::from_vec(self.to_vec::<u16>(), self.shape_ref().clone(), self.dtype),
+            4 => Self::from_vec(self.to_vec::<u32>(), self.shape_ref().clone(), self.dtype),
+            8 => Self::from_vec(self.to_vec::<u64>(), self.shape_ref().clone(), self.dtype),
+            _ => unreachable!("flex: no dtype has {size}-byte elements"),
+        }
+    }
+}
+
+impl TensorMetadata for FlexTensor {
+    fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    fn shape(&self) -> Shape {
+        self.layout.shape().clone()
+    }
+
+    fn rank(&self) -> usize {
+        self.layout.shape().num_dims()
+    }
+}

@@ -1,0 +1,49 @@
+//! # burn-tensor: the public tensor API
+//!
+//! [`Tensor<D, K>`](Tensor) is an n-dimensional array whose rank `D` and kind
+//! `K` ([`Float`], [`Int`], [`Bool`]) are in its type and whose backend and
+//! dtype are chosen at run time by its [`Device`]. No public signature names
+//! a backend type: model code written against this crate runs on every
+//! enabled backend.
+//!
+//! An op travels Tensor → Bridge → Dispatch → Backend:
+//! `tensor/api` checks shapes and calls a non-generic function of
+//! `bridge::ops` (compiled once, here), which calls the `Dispatch` backend
+//! of `burn-dispatch`, which routes to the backend holding the operands.
+//!
+//! This crate must not depend on any backend directly: backends are reached
+//! through `burn-dispatch`, enabled by features (`flex`, …).
+//!
+//! ## Example
+//!
+//! ```
+//! # #[cfg(feature = "flex")] {
+//! use burn_tensor::{Device, Tensor, TensorData};
+//!
+//! let device = Device::flex();
+//! let x = Tensor::<2>::from_data([[1.0, 2.0], [3.0, 4.0]], &device);
+//! let y = x.clone().matmul(x);
+//! assert_eq!(y.into_data().to_vec::<f32>().unwrap(), vec![7.0, 10.0, 15.0, 22.0]);
+//! # }
+//! ```
+//!
+//! ## Modules
+//! - [`tensor`]: [`Tensor`], kinds, the API files, [`activation`](tensor::activation).
+//! - [`device`]: [`Device`], [`DeviceConfig`], [`DeviceSettings`].
+//! - `bridge`: the opaque [`BridgeTensor`] and its forwarding functions.
+
+pub mod bridge;
+pub mod device;
+pub mod tensor;
+
+pub use bridge::BridgeTensor;
+pub use device::{Device, DeviceConfig, DeviceError, DeviceSettings};
+pub use tensor::slice::{AsIndex, BroadcastArgs, IntoSlice, ReshapeArgs, SliceArg};
+pub use tensor::{
+    Bool, Float, Int, Numeric, Tensor, TensorCreationOptions, TensorKind, activation,
+};
+
+pub use burn_std::{
+    BoolStore, DType, Distribution, Element, ElementConversion, Scalar, Shape, Slice, TensorData,
+    Tolerance, bf16, f16,
+};

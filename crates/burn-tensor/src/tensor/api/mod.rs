@@ -1,0 +1,13 @@
+//! The public methods of `Tensor`, one file per kind family:
+//! `base.rs` (every kind), `numeric.rs` (float and int), `float.rs`, `int.rs`, `bool.rs`.
+//!
+//! Every method body is thin: check the user-facing shape rules (naming the
+//! op and shapes), then call a non-generic function of `crate::bridge::ops`.
+
+mod base;
+mod bool;
+mod float;
+mod int;
+mod numeric;
+
+pub use base::{Tensor, TensorCreationOptions};
