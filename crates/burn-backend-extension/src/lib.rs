@@ -105,6 +105,7 @@ pub fn dispatch_backend_impls(input: TokenStream) -> TokenStream {
 /// | `FloatTensor<Self>` / `IntTensor<Self>` / `BoolTensor<Self>` | the backend primitive (`.float()`, `.int()`, `.bool()`) |
 /// | `&FloatTensor<Self>` … | a reference to it (`.float_ref()` …) |
 /// | `Vec<FloatTensor<Self>>` … | a `Vec` of primitives |
+/// | `Option<FloatTensor<Self>>` … (a conv bias) | an `Option` of the primitive, checked when `Some`; never the routing key |
 /// | `&Device<Self>` | the backend's device (creation ops) |
 /// | anything not mentioning `Self` | unchanged |
 ///

@@ -200,3 +200,147 @@ pub fn same_dtype(op: &str, lhs: DType, rhs: DType) {
         panic!("{op}: operands have different dtypes {lhs} and {rhs}; cast one first");
     }
 }
+
+/// The output shape of a convolution: `x` is `[batch, channels, ..spatial]`,
+/// `weight` is `[out_channels, channels / groups, ..kernel]`, `bias` is
+/// `[out_channels]`; each output size is
+/// `(in + 2·padding − dilation·(kernel − 1) − 1) / stride + 1`.
+#[track_caller]
+#[allow(clippy::too_many_arguments)]
+pub fn conv(
+    op: &str,
+    x: &Shape,
+    weight: &Shape,
+    bias: Option<&Shape>,
+    stride: &[usize],
+    padding: &[usize],
+    dilation: &[usize],
+    groups: usize,
+) -> Shape {
+    let n = stride.len();
+    conv_common(op, x, weight, bias, stride, dilation, groups, n);
+    let (channels, out_channels) = (x.dims[1], weight.dims[0]);
+    if !channels.is_multiple_of(groups) || !out_channels.is_multiple_of(groups) {
+        panic!(
+            "{op}: {groups} groups must divide the input channels ({channels}) and the output \
+             channels ({out_channels}); input {x}, weight {weight}"
+        );
+    }
+    if weight.dims[1] * groups != channels {
+        panic!(
+            "{op}: weight {weight} expects {} input channels ({} per group × {groups} groups), \
+             input {x} has {channels}",
+            weight.dims[1] * groups,
+            weight.dims[1]
+        );
+    }
+    if let Some(bias) = bias
+        && bias.dims[..] != [out_channels]
+    {
+        panic!("{op}: bias {bias} must be [{out_channels}] for weight {weight}");
+    }
+    let mut dims = alloc::vec![x.dims[0], out_channels];
+    for d in 0..n {
+        let (size, k) = (x.dims[2 + d] + 2 * padding[d], weight.dims[2 + d]);
+        let span = dilation[d] * (k - 1) + 1;
+        if k == 0 || size < span {
+            panic!(
+                "{op}: kernel {weight} with dilation {dilation:?} spans {span} along spatial dim \
+                 {d}, more than the padded input size {size} (input {x}, padding {padding:?})"
+            );
+        }
+        dims.push((size - span) / stride[d] + 1);
+    }
+    Shape::from(dims)
+}
+
+/// The output shape of a transposed convolution: `x` is
+/// `[batch, channels, ..spatial]`, `weight` is
+/// `[channels, out_channels / groups, ..kernel]`, `bias` is `[out_channels]`;
+/// each output size is
+/// `(in − 1)·stride − 2·padding + dilation·(kernel − 1) + padding_out + 1`.
+#[track_caller]
+#[allow(clippy::too_many_arguments)]
+pub fn conv_transpose(
+    op: &str,
+    x: &Shape,
+    weight: &Shape,
+    bias: Option<&Shape>,
+    stride: &[usize],
+    padding: &[usize],
+    padding_out: &[usize],
+    dilation: &[usize],
+    groups: usize,
+) -> Shape {
+    let n = stride.len();
+    conv_common(op, x, weight, bias, stride, dilation, groups, n);
+    let channels = x.dims[1];
+    if weight.dims[0] != channels || !channels.is_multiple_of(groups) {
+        panic!(
+            "{op}: weight {weight} must have as many rows as the input {x} has channels \
+             ({channels}), a multiple of the {groups} groups"
+        );
+    }
+    let out_channels = weight.dims[1] * groups;
+    if let Some(bias) = bias
+        && bias.dims[..] != [out_channels]
+    {
+        panic!(
+            "{op}: bias {bias} must be [{out_channels}] for weight {weight} and {groups} groups"
+        );
+    }
+    let mut dims = alloc::vec![x.dims[0], out_channels];
+    for d in 0..n {
+        if padding_out[d] >= stride[d] && padding_out[d] >= dilation[d] {
+            panic!(
+                "{op}: padding_out {padding_out:?} must be smaller than the stride {stride:?} \
+                 or the dilation {dilation:?} of each dim"
+            );
+        }
+        let k = weight.dims[2 + d];
+        let full = x.dims[2 + d].saturating_sub(1) * stride[d]
+            + dilation[d] * k.saturating_sub(1)
+            + padding_out[d]
+            + 1;
+        if k == 0 || x.dims[2 + d] == 0 || full <= 2 * padding[d] {
+            panic!(
+                "{op}: input {x} and kernel {weight} give no output along spatial dim {d} \
+                 with padding {padding:?}"
+            );
+        }
+        dims.push(full - 2 * padding[d]);
+    }
+    Shape::from(dims)
+}
+
+/// The checks a convolution and its transpose share: ranks and option values.
+#[track_caller]
+#[allow(clippy::too_many_arguments)]
+fn conv_common(
+    op: &str,
+    x: &Shape,
+    weight: &Shape,
+    bias: Option<&Shape>,
+    stride: &[usize],
+    dilation: &[usize],
+    groups: usize,
+    n: usize,
+) {
+    if x.num_dims() != n + 2 || weight.num_dims() != n + 2 {
+        panic!(
+            "{op}: expected input and weight of {} dims ([batch, channels, ..{n} spatial] and \
+             [.., .., ..{n} kernel]), got {x} and {weight}",
+            n + 2
+        );
+    }
+    if let Some(bias) = bias
+        && bias.num_dims() != 1
+    {
+        panic!("{op}: bias must have 1 dim, got {bias}");
+    }
+    if groups == 0 || stride.contains(&0) || dilation.contains(&0) {
+        panic!(
+            "{op}: groups ({groups}), stride {stride:?} and dilation {dilation:?} must be positive"
+        );
+    }
+}

@@ -25,6 +25,7 @@
 //! - [`ops`]: the ops traits, one file per kind as in every layer crate:
 //!   [`FloatTensorOps`], [`IntTensorOps`], [`BoolTensorOps`], [`ModuleOps`],
 //!   [`ActivationOps`], [`TransactionOps`].
+//! - [`autodiff`]: [`AutodiffBackend`], what a differentiating backend adds.
 //! - [`check`]: shape validation shared by backends (broadcasting, matmul, cat, …),
 //!   so every backend reports bad input with the same message.
 //!
@@ -47,10 +48,12 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod autodiff;
 pub mod backend;
 pub mod check;
 pub mod ops;
 
+pub use autodiff::{AutodiffBackend, BackwardError};
 pub use backend::*;
 pub use ops::*;
 

@@ -1,4 +1,5 @@
-//! The device of the Dispatch backend: which backend, and which of its devices.
+//! The device of the Dispatch backend: which backend, and which of its
+//! devices, optionally with an autodiff context.
 
 use burn_backend::{DeviceId, DeviceOps};
 
@@ -7,11 +8,113 @@ use burn_backend::{DeviceId, DeviceOps};
 /// With no backend feature enabled the enum has no variants: such a build can
 /// still define models, but no tensor can be created (`Device::default()` in
 /// the tensor API panics with a message saying so).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+///
+/// Equality and hashing look at the hardware only: a device and its
+/// autodiff-enabled form compare equal (the autodiff context is a property of
+/// the tensors created there, not a different place).
+#[derive(Clone, Debug)]
 pub enum DispatchDevice {
     /// The Flex CPU backend.
     #[cfg(feature = "flex")]
     Flex(burn_flex::FlexDevice),
+    /// A device whose new float tensors carry an autodiff context.
+    #[cfg(feature = "autodiff")]
+    Autodiff(AutodiffDevice),
+}
+
+/// A plain device plus the checkpointing strategy of the autodiff context
+/// its new float tensors carry. Built with [`DispatchDevice::autodiff`].
+#[cfg(feature = "autodiff")]
+#[derive(Clone, Debug)]
+pub struct AutodiffDevice {
+    inner: alloc::boxed::Box<DispatchDevice>,
+    checkpointing: burn_autodiff::Checkpointing,
+}
+
+#[cfg(feature = "autodiff")]
+impl AutodiffDevice {
+    /// The device without the autodiff context.
+    pub fn inner(&self) -> &DispatchDevice {
+        &self.inner
+    }
+
+    /// The checkpointing strategy of tensors created here.
+    pub fn checkpointing(&self) -> burn_autodiff::Checkpointing {
+        self.checkpointing
+    }
+}
+
+impl DispatchDevice {
+    /// The device without any autodiff context.
+    pub fn plain(&self) -> &DispatchDevice {
+        #[cfg(feature = "autodiff")]
+        if let Self::Autodiff(device) = self {
+            return &device.inner;
+        }
+        self
+    }
+
+    /// The same device, creating autodiff tensors with `checkpointing`.
+    #[cfg(feature = "autodiff")]
+    pub fn autodiff(self, checkpointing: burn_autodiff::Checkpointing) -> Self {
+        Self::Autodiff(AutodiffDevice {
+            inner: alloc::boxed::Box::new(self.without_autodiff()),
+            checkpointing,
+        })
+    }
+
+    /// The same device, creating plain tensors.
+    pub fn without_autodiff(self) -> Self {
+        #[cfg(feature = "autodiff")]
+        if let Self::Autodiff(device) = self {
+            return *device.inner;
+        }
+        self
+    }
+
+    /// The checkpointing strategy when the device carries an autodiff context.
+    #[cfg(feature = "autodiff")]
+    pub fn checkpointing(&self) -> Option<burn_autodiff::Checkpointing> {
+        match self {
+            Self::Autodiff(device) => Some(device.checkpointing),
+            _ => None,
+        }
+    }
+
+    /// Whether new float tensors on this device carry an autodiff context.
+    pub fn is_autodiff(&self) -> bool {
+        #[cfg(feature = "autodiff")]
+        if let Self::Autodiff(_) = self {
+            return true;
+        }
+        false
+    }
+
+    /// The catalog name of the backend holding this device, e.g. `"Flex"`.
+    pub fn backend_name(&self) -> &'static str {
+        burn_backend_extension::backend_name!(self.plain())
+    }
+}
+
+impl PartialEq for DispatchDevice {
+    fn eq(&self, other: &Self) -> bool {
+        match (self.plain(), other.plain()) {
+            #[cfg(feature = "flex")]
+            (Self::Flex(a), Self::Flex(b)) => a == b,
+            #[allow(unreachable_patterns)]
+            _ => false,
+        }
+    }
+}
+
+impl Eq for DispatchDevice {}
+
+impl core::hash::Hash for DispatchDevice {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        let device = self.plain();
+        self.backend_name().hash(state);
+        route!(device, |_B, d| d.hash(state))
+    }
 }
 
 impl Default for DispatchDevice {
@@ -30,20 +133,29 @@ impl Default for DispatchDevice {
 
 impl DeviceOps for DispatchDevice {
     fn id(&self) -> DeviceId {
-        route!(self, |_B, d| d.id())
+        route!(self.plain(), |_B, d| d.id())
     }
 }
 
 impl core::fmt::Display for DispatchDevice {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        route!(self, |_B, d| write!(f, "{}({:?})", self.backend_name(), d))
-    }
-}
-
-impl DispatchDevice {
-    /// The catalog name of the backend holding this device, e.g. `"Flex"`.
-    pub fn backend_name(&self) -> &'static str {
-        burn_backend_extension::backend_name!(self)
+        let device = self.plain();
+        let written: core::fmt::Result = route!(device, |_B, d| write!(
+            f,
+            "{}({:?})",
+            self.backend_name(),
+            d
+        ));
+        written?;
+        #[cfg(feature = "autodiff")]
+        if let Self::Autodiff(device) = self {
+            write!(
+                f,
+                " with autodiff ({:?} checkpointing)",
+                device.checkpointing
+            )?;
+        }
+        Ok(())
     }
 }
 

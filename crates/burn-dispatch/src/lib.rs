@@ -39,11 +39,15 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+#[cfg(feature = "autodiff")]
+pub mod autodiff;
 pub mod device;
 mod ops;
 pub mod routing;
 pub mod tensor;
 
+#[cfg(feature = "autodiff")]
+pub use device::AutodiffDevice;
 pub use device::DispatchDevice;
 
 /// The device types of the enabled backends, for code that builds a
@@ -53,6 +57,12 @@ pub mod devices {
     pub use burn_flex::FlexDevice;
 }
 pub use tensor::{BackendTensor, DispatchTensor};
+
+/// The value of a tensor without its autodiff context, for reads.
+#[cfg(feature = "autodiff")]
+pub(crate) fn autodiff_value(tensor: DispatchTensor) -> DispatchTensor {
+    autodiff::disable(tensor)
+}
 
 use alloc::string::String;
 use burn_backend::{Backend, BackendTypes};
@@ -72,26 +82,26 @@ impl BackendTypes for Dispatch {
 
 impl Backend for Dispatch {
     fn name(device: &DispatchDevice) -> String {
-        device::route!(device, |B, d| B::name(d))
+        device::route!(device.plain(), |B, d| B::name(d))
     }
 
     fn seed(device: &DispatchDevice, seed: u64) {
-        device::route!(device, |B, d| B::seed(d, seed))
+        device::route!(device.plain(), |B, d| B::seed(d, seed))
     }
 
     fn sync(device: &DispatchDevice) -> Result<(), burn_backend::ExecutionError> {
-        device::route!(device, |B, d| B::sync(d))
+        device::route!(device.plain(), |B, d| B::sync(d))
     }
 
     fn supports_dtype(device: &DispatchDevice, dtype: DType) -> bool {
-        device::route!(device, |B, d| B::supports_dtype(d, dtype))
+        device::route!(device.plain(), |B, d| B::supports_dtype(d, dtype))
     }
 
     fn default_float_dtype(device: &DispatchDevice) -> DType {
-        device::route!(device, |B, d| B::default_float_dtype(d))
+        device::route!(device.plain(), |B, d| B::default_float_dtype(d))
     }
 
     fn default_int_dtype(device: &DispatchDevice) -> DType {
-        device::route!(device, |B, d| B::default_int_dtype(d))
+        device::route!(device.plain(), |B, d| B::default_int_dtype(d))
     }
 }

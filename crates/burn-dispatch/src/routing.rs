@@ -87,14 +87,22 @@ impl<B: Backend> BackendTensor<B> {
 }
 
 impl DispatchTensor {
-    /// The device holding the tensor.
+    /// The device holding the tensor (with the tensor's autodiff context, if any).
     pub fn device(&self) -> DispatchDevice {
+        #[cfg(feature = "autodiff")]
+        if let Self::Autodiff(tensor) = self {
+            return tensor.primitive().device().autodiff(tensor.checkpointing());
+        }
         crate::tensor::route!(self, |B, t| B::wrap_device(t.device()))
     }
 
     /// Reads the tensor back.
     pub fn into_data(self) -> Result<TensorData, ExecutionError> {
-        crate::tensor::route!(self, |_B, t| t.into_data())
+        #[cfg(feature = "autodiff")]
+        let tensor = crate::autodiff_value(self);
+        #[cfg(not(feature = "autodiff"))]
+        let tensor = self;
+        crate::tensor::route!(tensor, |_B, t| t.into_data())
     }
 }
 
@@ -172,8 +180,30 @@ fn different_devices(op: &str, a: DispatchDevice, b: DispatchDevice) -> ! {
 ///
 /// On the same backend, that backend's own transfer; across backends, the
 /// data is read back and created on the target (the tensor keeps its kind).
+///
+/// A float tensor with an autodiff context keeps it, and the transfer is
+/// recorded in its graph (the gradient moves back); the target device's own
+/// context does not matter.
 #[track_caller]
 pub fn to_device(op: &str, tensor: DispatchTensor, device: &DispatchDevice) -> DispatchTensor {
+    let device = device.plain();
+    #[cfg(feature = "autodiff")]
+    if let DispatchTensor::Autodiff(tensor) = tensor {
+        use burn_backend::FloatTensorOps;
+        let mode = tensor.checkpointing();
+        return crate::autodiff::float_out(match mode {
+            burn_autodiff::Checkpointing::None => burn_autodiff::Autodiff::<
+                Dispatch,
+                burn_autodiff::NoCheckpointing,
+            >::float_to_device(*tensor, device),
+            burn_autodiff::Checkpointing::Balanced => burn_autodiff::Autodiff::<
+                Dispatch,
+                burn_autodiff::BalancedCheckpointing,
+            >::float_to_device(
+                *tensor, device
+            ),
+        });
+    }
     crate::device::route!(device, |B, target| {
         let moved = match B::unwrap_tensor(tensor) {
             Ok(tensor) => tensor.to_device(target),
@@ -200,6 +230,9 @@ pub fn tr_execute(
         read_ints,
         read_bools,
     } = transaction;
+    #[cfg(feature = "autodiff")]
+    let read_floats: Vec<DispatchTensor> =
+        read_floats.into_iter().map(crate::autodiff_value).collect();
     let mut all = read_floats.iter().chain(&read_ints).chain(&read_bools);
     let Some(first) = all.next() else {
         return Ok(TransactionPrimitiveData::default());

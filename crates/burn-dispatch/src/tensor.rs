@@ -96,14 +96,26 @@ pub enum DispatchTensor {
     /// Held by the Flex CPU backend.
     #[cfg(feature = "flex")]
     Flex(BackendTensor<burn_flex::Flex>),
+    /// A float tensor with an autodiff context: its value (a plain
+    /// `DispatchTensor`, never itself autodiff) and its graph node.
+    #[cfg(feature = "autodiff")]
+    Autodiff(alloc::boxed::Box<burn_autodiff::AutodiffTensor<crate::Dispatch>>),
 }
 
 impl TensorMetadata for DispatchTensor {
     fn dtype(&self) -> DType {
+        #[cfg(feature = "autodiff")]
+        if let Self::Autodiff(tensor) = self {
+            return tensor.primitive().dtype();
+        }
         burn_backend_extension::route_tensor!(self, |_B, t| t.metadata().0)
     }
 
     fn shape(&self) -> Shape {
+        #[cfg(feature = "autodiff")]
+        if let Self::Autodiff(tensor) = self {
+            return tensor.primitive().shape();
+        }
         burn_backend_extension::route_tensor!(self, |_B, t| t.metadata().1)
     }
 }

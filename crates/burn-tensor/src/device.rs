@@ -12,7 +12,7 @@ burn_std::obfuscate! {
     ///
     /// Cheap to clone. Its backend is hidden: code that takes a `Device`
     /// works with every backend.
-    pub struct Device(DispatchDevice); size = 16, align = 8, clone
+    pub struct Device(DispatchDevice); size = 24, align = 8, clone
 }
 
 impl Device {

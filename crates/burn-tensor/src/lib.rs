@@ -28,7 +28,8 @@
 //! ```
 //!
 //! ## Modules
-//! - [`tensor`]: [`Tensor`], kinds, the API files, [`activation`](tensor::activation).
+//! - [`tensor`]: [`Tensor`], kinds, the API files, [`activation`](tensor::activation),
+//!   [`module`](tensor::module) (pooling, interpolation, attention).
 //! - [`device`]: [`Device`], [`DeviceConfig`], [`DeviceSettings`].
 //! - `bridge`: the opaque [`BridgeTensor`] and its forwarding functions.
 
@@ -40,8 +41,10 @@ pub use bridge::BridgeTensor;
 pub use device::{Device, DeviceConfig, DeviceError, DeviceSettings};
 pub use tensor::slice::{AsIndex, BroadcastArgs, IntoSlice, ReshapeArgs, SliceArg};
 pub use tensor::{
-    Bool, Float, Int, Numeric, Tensor, TensorCreationOptions, TensorKind, activation,
+    Bool, Float, Int, Numeric, Tensor, TensorCreationOptions, TensorKind, activation, module,
 };
+#[cfg(feature = "autodiff")]
+pub use tensor::{Checkpointing, Gradients};
 
 pub use burn_std::{
     BoolStore, DType, Distribution, Element, ElementConversion, Scalar, Shape, Slice, TensorData,

@@ -519,13 +519,23 @@ fn float_int_conversions() {
 }
 
 #[test]
-fn autodiff_hooks_are_identity_without_autodiff() {
+fn plain_tensors_carry_no_autodiff_context() {
+    // A tensor on a plain device: no graph, and `detach` / `set_require_grad(false)`
+    // leave its values alone.
     let x = t1(&[1.0, 2.0]);
     assert!(!x.is_require_grad());
-    let x = x.require_grad();
-    // No autodiff backend yet: the hooks forward to the backend's defaults.
-    assert!(!x.is_require_grad());
+    assert!(!x.is_autodiff());
+    assert!(!x.is_tracked());
     assert_eq!(floats(x.set_require_grad(false).detach()), vec![1.0, 2.0]);
+}
+
+#[test]
+#[should_panic(expected = "require_grad")]
+fn require_grad_on_a_plain_tensor_is_refused() {
+    // With the `autodiff` feature, marking a tensor that has no autodiff
+    // context is an error naming the op; without it, this build has no
+    // autodiff at all and refuses the same call.
+    let _ = t1(&[1.0, 2.0]).require_grad();
 }
 
 #[test]

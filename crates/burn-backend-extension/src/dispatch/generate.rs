@@ -42,19 +42,22 @@ pub(crate) fn generate(block: DispatchImpl) -> TokenStream {
     let (_, trait_path, _) = header.trait_.as_ref().expect("checked by parse");
     // `FloatTensorOps<Self>` as written in the impl, with `Self` → `B`, so the
     // call resolves through the same import and names the backend's impl.
-    let backend_trait = replace_self(trait_path.to_token_stream());
+    let backend_trait = replace_self(trait_path.to_token_stream(), "B");
+    let autodiff_trait = replace_self(trait_path.to_token_stream(), "__A");
     header.items = items
         .into_iter()
         .map(|item| match item {
             Item::Kept(item) => item,
-            Item::Generated(op) => ImplItem::Verbatim(generate_op(&op, &backend_trait)),
+            Item::Generated(op) => {
+                ImplItem::Verbatim(generate_op(&op, &backend_trait, &autodiff_trait))
+            }
         })
         .collect();
     let errors = errors.map(|e| e.to_compile_error());
     quote! { #header #errors }
 }
 
-fn generate_op(op: &Op, backend_trait: &TokenStream) -> TokenStream {
+fn generate_op(op: &Op, backend_trait: &TokenStream, autodiff_trait: &TokenStream) -> TokenStream {
     let Op {
         attrs,
         sig,
@@ -139,12 +142,16 @@ fn generate_op(op: &Op, backend_trait: &TokenStream) -> TokenStream {
             });
             (key_name.to_token_stream(), arms)
         }
-        Param::Plain => unreachable!("a plain parameter is never the key"),
+        Param::TensorOption(_) | Param::Plain => {
+            unreachable!("an optional or plain parameter is never the key")
+        }
     };
     let fallback = catalog::no_backend_arm();
+    let autodiff = autodiff_route(op, autodiff_trait);
     quote! {
         #(#attrs)*
         #sig {
+            #autodiff
             match #scrutinee {
                 #arms
                 #fallback
@@ -177,6 +184,14 @@ fn operand(op_name: &str, param: &Ident, kind: &Param) -> Option<TokenStream> {
                 let #param = crate::routing::operands::<B, _>(
                     #op_name, &__device, #param, crate::BackendTensor::#take,
                 );
+            }
+        }
+        Param::TensorOption(kind) => {
+            let take = method(kind.take());
+            quote! {
+                let #param = #param.map(|__tensor| {
+                    crate::routing::operand::<B>(#op_name, &__device, __tensor).#take()
+                });
             }
         }
         // Parse rejects a device next to tensors; plain values pass through.
@@ -214,21 +229,146 @@ fn method(name: &str) -> Ident {
     Ident::new(name, Span::call_site())
 }
 
-/// Every `Self` in `tokens` replaced by `B`.
-fn replace_self(tokens: TokenStream) -> TokenStream {
+/// Every `Self` in `tokens` replaced by `name`.
+fn replace_self(tokens: TokenStream, name: &str) -> TokenStream {
     tokens
         .into_iter()
         .map(|tt| match tt {
             TokenTree::Ident(ident) if ident == "Self" => {
-                TokenTree::Ident(Ident::new("B", ident.span()))
+                TokenTree::Ident(Ident::new(name, ident.span()))
             }
             TokenTree::Group(group) => {
                 let mut new =
-                    proc_macro2::Group::new(group.delimiter(), replace_self(group.stream()));
+                    proc_macro2::Group::new(group.delimiter(), replace_self(group.stream(), name));
                 new.set_span(group.span());
                 TokenTree::Group(new)
             }
             other => other,
         })
         .collect()
+}
+
+/// The autodiff route of an op, placed before the backend `match`.
+///
+/// When any float operand or the device carries an autodiff context (with
+/// one checkpointing strategy; mixed strategies panic), the op runs on
+/// `burn_autodiff::Autodiff<Dispatch, C>` for that strategy `C`: plain float
+/// operands enter as constants, devices and int/bool operands as they are,
+/// and float results come back as autodiff tensors. Ops with neither a float
+/// operand nor a device get no route (ints and bools carry no graph).
+/// Everything is behind `#[cfg(feature = "autodiff")]`, evaluated in
+/// burn-dispatch.
+fn autodiff_route(op: &Op, autodiff_trait: &TokenStream) -> TokenStream {
+    let Op {
+        sig,
+        params,
+        output,
+        ..
+    } = op;
+    let op_name = sig.ident.to_string();
+    let mut modes = Vec::new();
+    let mut inputs = Vec::new();
+    for (name, param) in params {
+        match param {
+            Param::Tensor {
+                kind: Kind::Float,
+                by_ref,
+            } => {
+                let borrowed = if *by_ref {
+                    quote! { #name }
+                } else {
+                    quote! { &#name }
+                };
+                modes.push(quote! {
+                    crate::autodiff::merge(#op_name, &mut __mode, crate::autodiff::tensor_mode(#borrowed));
+                });
+                inputs.push(if *by_ref {
+                    let owned = format_ident!("__{}_autodiff", name);
+                    quote! {
+                        let #owned = crate::autodiff::float_in_ref(#name, __mode);
+                        let #name = &*#owned;
+                    }
+                } else {
+                    quote! { let #name = crate::autodiff::float_in(#name, __mode); }
+                });
+            }
+            Param::TensorVec(Kind::Float) => {
+                modes.push(quote! {
+                    for __tensor in #name.iter() {
+                        crate::autodiff::merge(#op_name, &mut __mode, crate::autodiff::tensor_mode(__tensor));
+                    }
+                });
+                inputs.push(quote! { let #name = crate::autodiff::floats_in(#name, __mode); });
+            }
+            Param::TensorOption(Kind::Float) => {
+                modes.push(quote! {
+                    if let ::core::option::Option::Some(__tensor) = #name.as_ref() {
+                        crate::autodiff::merge(#op_name, &mut __mode, crate::autodiff::tensor_mode(__tensor));
+                    }
+                });
+                inputs.push(quote! {
+                    let #name = #name.map(|__tensor| crate::autodiff::float_in(__tensor, __mode));
+                });
+            }
+            Param::Device => {
+                modes.push(quote! {
+                    crate::autodiff::merge(#op_name, &mut __mode, crate::autodiff::device_mode(#name));
+                });
+                inputs.push(quote! { let #name = crate::autodiff::device_in(#name); });
+            }
+            _ => {}
+        }
+    }
+    if modes.is_empty() {
+        return TokenStream::new();
+    }
+    let name = &sig.ident;
+    let args = params.iter().map(|(param, _)| param);
+    let call = quote! { <__A as #autodiff_trait>::#name(#(#args),*) };
+    let wrap_one = |kind: &Kind, value: TokenStream| match kind {
+        Kind::Float => quote! { crate::autodiff::float_out(#value) },
+        Kind::Int | Kind::Bool => value,
+    };
+    let result = match output {
+        Output::Tensor(kind) => wrap_one(kind, call),
+        Output::Tuple(kinds) => {
+            let names: Vec<Ident> = (0..kinds.len())
+                .map(|i| format_ident!("__out{i}"))
+                .collect();
+            let wrapped = kinds
+                .iter()
+                .zip(&names)
+                .map(|(kind, name)| wrap_one(kind, name.to_token_stream()));
+            quote! {{
+                let (#(#names),*) = #call;
+                (#(#wrapped),*)
+            }}
+        }
+        Output::Device => quote! { crate::autodiff::device_out(#call, __mode) },
+        Output::Plain => call,
+    };
+    let body = quote! {
+        type __A = burn_autodiff::Autodiff<crate::Dispatch, __C>;
+        #(#inputs)*
+        #result
+    };
+    quote! {
+        #[cfg(feature = "autodiff")]
+        {
+            let mut __mode = ::core::option::Option::None;
+            #(#modes)*
+            if let ::core::option::Option::Some(__mode) = __mode {
+                return match __mode {
+                    burn_autodiff::Checkpointing::None => {
+                        type __C = burn_autodiff::NoCheckpointing;
+                        #body
+                    }
+                    burn_autodiff::Checkpointing::Balanced => {
+                        type __C = burn_autodiff::BalancedCheckpointing;
+                        #body
+                    }
+                };
+            }
+        }
+    }
 }

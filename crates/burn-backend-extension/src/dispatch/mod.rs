@@ -72,6 +72,32 @@ mod tests {
     }
 
     #[test]
+    fn optional_operand_is_checked_when_present_and_enters_autodiff() {
+        let out = expand(quote! {
+            impl ModuleOps<Self> for Dispatch {
+                fn conv1d(x: FloatTensor<Self>, weight: FloatTensor<Self>, bias: Option<FloatTensor<Self>>, options: ConvOptions<1>) -> FloatTensor<Self>;
+            }
+        });
+        assert!(out.contains("matchx{"), "{out}");
+        assert!(out.contains(
+            "letbias=bias.map(|__tensor|{crate::routing::operand::<B>(\"conv1d\",&__device,__tensor).float()});"
+        ));
+        assert!(out.contains("iflet::core::option::Option::Some(__tensor)=bias.as_ref()"));
+        assert!(
+            out.contains("letbias=bias.map(|__tensor|crate::autodiff::float_in(__tensor,__mode));")
+        );
+        assert!(!out.contains("compile_error"));
+
+        // An Option alone cannot route: it may be None.
+        let out = expand(quote! {
+            impl ModuleOps<Self> for Dispatch {
+                fn only_optional(bias: Option<FloatTensor<Self>>) -> FloatTensor<Self>;
+            }
+        });
+        assert!(out.contains("compile_error"), "{out}");
+    }
+
+    #[test]
     fn unsupported_signatures_are_compile_errors_naming_the_fn() {
         let out = expand(quote! {
             impl TransactionOps<Self> for Dispatch {

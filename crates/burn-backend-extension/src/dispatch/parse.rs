@@ -60,6 +60,8 @@ pub(crate) enum Param {
     Tensor { kind: Kind, by_ref: bool },
     /// `Vec<FloatTensor<Self>>`.
     TensorVec(Kind),
+    /// `Option<FloatTensor<Self>>` (a conv bias): checked when present, never the key.
+    TensorOption(Kind),
     /// `&Device<Self>`: the routing key of creation ops.
     Device,
     /// Anything not mentioning `Self` (`usize`, `Scalar`, `&[Slice]`, …): passed through.
@@ -224,8 +226,8 @@ fn parse_op(attrs: Vec<Attribute>, sig: Signature) -> syn::Result<Op> {
             error(
                 &arg.ty,
                 "unsupported parameter type; supported: FloatTensor/IntTensor/BoolTensor<Self> \
-                 (by value, by reference or in a Vec), &Device<Self>, and types not mentioning \
-                 `Self`. Hand-write the body with #[backend_dispatch(skip)]",
+                 (by value, by reference, in a Vec or in an Option), &Device<Self>, and types \
+                 not mentioning `Self`. Hand-write the body with #[backend_dispatch(skip)]",
             )
         })?;
         params.push((pat.ident.clone(), param));
@@ -233,8 +235,11 @@ fn parse_op(attrs: Vec<Attribute>, sig: Signature) -> syn::Result<Op> {
     let tensors = params
         .iter()
         .any(|(_, p)| matches!(p, Param::Tensor { .. } | Param::TensorVec(_)));
+    let optional = params
+        .iter()
+        .any(|(_, p)| matches!(p, Param::TensorOption(_)));
     let devices = params.iter().any(|(_, p)| matches!(p, Param::Device));
-    if tensors && devices {
+    if (tensors || optional) && devices {
         // Whether the device must match the tensors (an input) or may differ
         // (a destination, as in `to_device`) depends on the op.
         return Err(error(
@@ -244,10 +249,11 @@ fn parse_op(attrs: Vec<Attribute>, sig: Signature) -> syn::Result<Op> {
         ));
     }
     if !tensors && !devices {
+        // An `Option` may be `None`, so it cannot be the routing key.
         return Err(error(
             &sig.ident,
-            "no tensor or device parameter to route by; hand-write it with \
-             #[backend_dispatch(skip)]",
+            "no tensor (outside an Option) or device parameter to route by; hand-write it \
+             with #[backend_dispatch(skip)]",
         ));
     }
     let output = match &sig.output {
@@ -289,6 +295,11 @@ fn classify_param(ty: &Type) -> Option<Param> {
         && let Some(kind) = tensor_kind(elem)
     {
         return Some(Param::TensorVec(kind));
+    }
+    if let Some(elem) = single_generic(ty, "Option")
+        && let Some(kind) = tensor_kind(elem)
+    {
+        return Some(Param::TensorOption(kind));
     }
     // Anything else holding `Self` (e.g. `TransactionPrimitive<Self>`) would
     // need unwrapping the generator does not know.

@@ -10,6 +10,11 @@ pub use burn::tensor::{Bool, DType, Distribution, Element, Int, Tensor, TensorDa
 
 pub use crate::{FloatElem, IntElem, device};
 
+/// The finite-difference gradient checker of the autodiff suite (the
+/// tensor suite compiles it too, unused).
+#[allow(dead_code)]
+pub mod gradcheck;
+
 /// An empty float tensor of `shape` (one dim must be 0).
 pub fn empty_floats<const D: usize>(shape: [usize; D]) -> Tensor<D> {
     Tensor::from_data(TensorData::new(Vec::<FloatElem>::new(), shape), &device())

@@ -10,6 +10,8 @@ mod bool;
 mod float;
 mod int;
 mod module;
+mod module_options;
+mod pool_options;
 mod transaction;
 
 pub use activation::ActivationOps;
@@ -17,6 +19,11 @@ pub use bool::BoolTensorOps;
 pub use float::FloatTensorOps;
 pub use int::IntTensorOps;
 pub use module::ModuleOps;
+pub use module_options::{ConvOptions, ConvTransposeOptions, UnfoldOptions};
+pub use pool_options::{
+    AttentionOptions, InterpolateMode, InterpolateOptions, dims3, dims4, nonempty_spatial,
+    pool_output_size, pool2d_output_shape,
+};
 pub use transaction::{TransactionOps, TransactionPrimitive, TransactionPrimitiveData};
 
 use crate::{Backend, IntTensor};

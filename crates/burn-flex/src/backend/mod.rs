@@ -4,12 +4,11 @@
 mod bool;
 mod float;
 mod int;
+mod module;
 
 use alloc::string::String;
 
-use burn_backend::{
-    ActivationOps, Backend, BackendTypes, DeviceId, DeviceOps, ModuleOps, TransactionOps,
-};
+use burn_backend::{ActivationOps, Backend, BackendTypes, DeviceId, DeviceOps, TransactionOps};
 use burn_std::DType;
 
 use crate::FlexTensor;
@@ -54,5 +53,4 @@ impl Backend for Flex {
 // Composites: the defaults over Flex's primitives, until a measured reason
 // says otherwise.
 impl ActivationOps<Self> for Flex {}
-impl ModuleOps<Self> for Flex {}
 impl TransactionOps<Self> for Flex {}

@@ -3,10 +3,13 @@
 //! methods of every kind onto these.
 
 pub mod binary;
+pub mod conv;
 pub mod creation;
 pub mod elem;
 pub mod index;
+pub mod interpolate;
 pub mod matmul;
+pub mod pool;
 pub mod reduce;
 pub mod shape;
 pub mod sort;

@@ -4,8 +4,11 @@ pub mod activation;
 pub(crate) mod api;
 mod display;
 mod kind;
+pub mod module;
 mod overload;
 pub mod slice;
 
+#[cfg(feature = "autodiff")]
+pub use api::{Checkpointing, Gradients};
 pub use api::{Tensor, TensorCreationOptions};
 pub use kind::{Bool, Float, Int, KindTag, Numeric, TensorKind};

@@ -30,13 +30,15 @@ use half::{bf16, f16};
 use crate::FlexTensor;
 use crate::engine::{CHUNK, for_each_chunk_mut};
 use crate::layout::Layout;
-use kernel::GemmFloat;
+pub(crate) use kernel::GemmFloat;
 
 /// Per-matrix `m·n·k` at or below which the direct path beats packing.
 const DIRECT_WORK: usize = 1 << 15;
 /// Total `m·n·k` below which everything runs on the calling thread.
+#[cfg(feature = "rayon")]
 const PARALLEL_WORK: usize = 1 << 18;
 /// Per-matrix `m·n·k` below which a batch runs one matrix per task.
+#[cfg(feature = "rayon")]
 const BATCH_TASK_WORK: usize = 1 << 24;
 
 /// A strided matrix: element `(i, j)` is `data[off + i * rs + j * cs]`.
@@ -195,6 +197,7 @@ impl Plan {
         if mn == 0 || self.offsets.is_empty() {
             return;
         }
+        #[cfg(feature = "rayon")]
         let work = mn * self.k;
         let mats = |&(oa, ob): &(isize, isize)| {
             (
@@ -220,6 +223,7 @@ impl Plan {
         };
         #[cfg(not(feature = "rayon"))]
         let threads = 1;
+        #[cfg(feature = "rayon")]
         let nbatch = self.offsets.len();
         #[cfg(feature = "rayon")]
         if threads > 1 && nbatch >= threads && (nbatch >= 4 * threads || work < BATCH_TASK_WORK) {
@@ -232,7 +236,6 @@ impl Plan {
                 });
             return;
         }
-        let _ = BATCH_TASK_WORK;
         for (c, o) in out.chunks_mut(mn).zip(&self.offsets) {
             let (ma, mb) = mats(o);
             f(ma, mb, c, threads);
@@ -253,6 +256,41 @@ fn float_mm<S: Load<T>, T: GemmFloat>(
         } else {
             gemm::gemm(a, b, m, n, k, c, threads)
         }
+    }
+}
+
+/// `out = a · b` for kernels that lay out their own operands (the
+/// convolutions' im2col): `a` is `m × k` and `b` is `k × n`, each given as
+/// `(buffer, row stride, col stride)` so a transposed operand is read in
+/// place; `out` is row-major `m × n`, overwritten. Same path choice as
+/// [`matmul`], so the same bit-identical results for any thread count.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn gemm_strided<T: GemmFloat + Load<T>>(
+    a: (&[T], usize, usize),
+    b: (&[T], usize, usize),
+    m: usize,
+    n: usize,
+    k: usize,
+    out: &mut [T],
+    threads: usize,
+) {
+    out.fill(T::default());
+    let a = MatRef {
+        data: a.0,
+        off: 0,
+        rs: a.1 as isize,
+        cs: a.2 as isize,
+    };
+    let b = MatRef {
+        data: b.0,
+        off: 0,
+        rs: b.1 as isize,
+        cs: b.2 as isize,
+    };
+    if m * n * k <= DIRECT_WORK || m <= 2 || n <= 2 {
+        small::direct(a, b, m, n, k, out, threads)
+    } else {
+        gemm::gemm(a, b, m, n, k, out, threads)
     }
 }
 

@@ -5,9 +5,11 @@
 //! hold the kind-specific ones.
 
 pub(crate) mod bool;
+pub(crate) mod conv;
 pub(crate) mod float;
 pub(crate) mod int;
 pub(crate) mod numeric;
+pub(crate) mod pool;
 
 use burn_backend::{BoolTensorOps, FloatTensorOps, IntTensorOps};
 use burn_dispatch::Dispatch;

@@ -238,31 +238,59 @@ impl<const D: usize> Tensor<D, Float> {
     pub fn int(self) -> Tensor<D, Int> {
         Tensor::from_bridge(bridge::into_int(self.primitive))
     }
+}
 
-    /// The tensor cut from the autodiff graph.
-    ///
-    /// Forwards to the backend's autodiff hook; on backends without autodiff
-    /// (all of them until the autodiff decorator lands) it is the identity.
+/// Builds without the `autodiff` feature: no tensor carries an autodiff
+/// context, so these are identities and `false`s (the same names exist with
+/// the feature, in `autodiff.rs`).
+#[cfg(not(feature = "autodiff"))]
+impl<const D: usize> Tensor<D> {
+    /// The same tensor (there is no graph to cut from in this build).
     pub fn detach(self) -> Self {
         Self::from_bridge(bridge::detach(self.primitive))
     }
 
-    /// Marks the tensor as a leaf whose gradient is wanted
-    /// (`set_require_grad(true)`). A no-op on backends without autodiff.
+    /// Marks the tensor as a leaf whose gradient is wanted.
+    ///
+    /// # Panics
+    /// Always: this build has no autodiff (enable the `autodiff` feature).
     pub fn require_grad(self) -> Self {
         self.set_require_grad(true)
     }
 
-    /// Sets whether the tensor's gradient is wanted. A no-op on backends
-    /// without autodiff.
+    /// Sets whether the tensor's gradient is wanted.
+    ///
+    /// # Panics
+    /// If `require_grad` is true: this build has no autodiff (enable the `autodiff` feature).
     pub fn set_require_grad(self, require_grad: bool) -> Self {
-        Self::from_bridge(bridge::set_require_grad(self.primitive, require_grad))
+        assert!(
+            !require_grad,
+            "require_grad: this build has no autodiff; enable the `autodiff` feature"
+        );
+        Self::from_bridge(bridge::set_require_grad(self.primitive, false))
     }
 
-    /// Whether the tensor's gradient is wanted; always `false` on backends
-    /// without autodiff.
+    /// Always `false` in this build.
     pub fn is_require_grad(&self) -> bool {
         bridge::is_require_grad(&self.primitive)
+    }
+
+    /// Always `false` in this build.
+    pub fn is_tracked(&self) -> bool {
+        false
+    }
+
+    /// The same tensor (it carries no autodiff context in this build).
+    pub fn without_autodiff(self) -> Self {
+        self
+    }
+}
+
+#[cfg(not(feature = "autodiff"))]
+impl<const D: usize, K: crate::TensorKind> Tensor<D, K> {
+    /// Always `false` in this build.
+    pub fn is_autodiff(&self) -> bool {
+        false
     }
 }
 

@@ -4,10 +4,14 @@
 //! Every method body is thin: check the user-facing shape rules (naming the
 //! op and shapes), then call a non-generic function of `crate::bridge::ops`.
 
+#[cfg(feature = "autodiff")]
+mod autodiff;
 mod base;
 mod bool;
 mod float;
 mod int;
 mod numeric;
 
+#[cfg(feature = "autodiff")]
+pub use autodiff::{Checkpointing, Gradients};
 pub use base::{Tensor, TensorCreationOptions};

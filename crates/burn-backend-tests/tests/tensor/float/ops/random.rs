@@ -1,7 +1,8 @@
 //! Random sampling: moments of each distribution and seed determinism.
 //!
 //! The device's generator is shared by every test of the executable, so the
-//! tests that seed it hold `SEED_LOCK` while they sample.
+//! tests hold `SEED_LOCK` while they sample: a draw of another test between
+//! a seed and its draws would break the reproducibility tests.
 
 use std::sync::Mutex;
 
@@ -23,6 +24,7 @@ fn moments(tensor: Tensor<1>) -> (f64, f64, f64, f64) {
 
 #[test]
 fn should_sample_default_uniform_unit_interval() {
+    let _guard = SEED_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let tensor = Tensor::<1>::random([N], Distribution::Default, &device());
 
     let (mean, var, min, max) = moments(tensor);
@@ -35,6 +37,7 @@ fn should_sample_default_uniform_unit_interval() {
 
 #[test]
 fn should_sample_uniform_range() {
+    let _guard = SEED_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let tensor = Tensor::<1>::random([N], Distribution::Uniform(-2.0, 4.0), &device());
 
     let (mean, var, min, max) = moments(tensor);
@@ -46,6 +49,7 @@ fn should_sample_uniform_range() {
 
 #[test]
 fn should_sample_normal_moments() {
+    let _guard = SEED_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let tensor = Tensor::<1>::random([N], Distribution::Normal(3.0, 2.0), &device());
 
     let (mean, var, _, _) = moments(tensor);
@@ -57,6 +61,7 @@ fn should_sample_normal_moments() {
 
 #[test]
 fn should_sample_bernoulli_zeros_and_ones() {
+    let _guard = SEED_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let tensor = Tensor::<1>::random([N], Distribution::Bernoulli(0.3), &device());
 
     let data = tensor.into_data();
@@ -68,6 +73,7 @@ fn should_sample_bernoulli_zeros_and_ones() {
 
 #[test]
 fn should_sample_int_tensor_in_range() {
+    let _guard = SEED_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let tensor = Tensor::<1, Int>::random([N], Distribution::Uniform(0.0, 5.0), &device());
 
     let values: Vec<i64> = tensor.into_data().iter::<i64>().collect();

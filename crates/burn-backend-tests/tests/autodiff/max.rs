@@ -1,0 +1,23 @@
+//! Backward of `max` (full): the gradient goes to the maximum; k tied
+//! maxima share it, g / k each (PyTorch's convention).
+//!
+//! Reference values: tests/autodiff/reference/reductions.py (the "max.rs" blocks).
+
+use crate::common::gradcheck::{assert_grad, backward_with};
+use crate::common::*;
+
+#[test]
+fn max() {
+    let device = device();
+    let x = Tensor::<2>::from_data([[1.5, -2.0, 0.5], [3.0, 0.25, -1.25]], &device).require_grad();
+    let grads = backward_with(x.clone().max(), [2.0]);
+    assert_grad(&x, &grads, [[0.0, 0.0, 0.0], [2.0, 0.0, 0.0]]);
+}
+
+#[test]
+fn max_three_way_tie() {
+    let device = device();
+    let x = Tensor::<2>::from_data([[3.0, -2.0, 3.0], [-2.0, 3.0, 0.5]], &device).require_grad();
+    let grads = backward_with(x.clone().max(), [1.5]);
+    assert_grad(&x, &grads, [[0.5, 0.0, 0.5], [0.0, 0.5, 0.0]]);
+}

@@ -1,0 +1,22 @@
+//! Backward of `sub_scalar`: d/dx (x - s) = 1, and d/dx (s - x) = -1.
+//!
+//! Reference values: tests/autodiff/reference/scalar.py (the "sub_scalar.rs" blocks).
+
+use crate::common::gradcheck::{assert_grad, backward_with};
+use crate::common::*;
+
+#[test]
+fn sub_scalar() {
+    let device = device();
+    let x = Tensor::<2>::from_data([[1.5, -2.0, 0.5], [3.0, 0.25, -1.25]], &device).require_grad();
+    let grads = backward_with(x.clone() - 2.5, [[1.0, -2.0, 0.5], [3.0, 1.5, -1.0]]);
+    assert_grad(&x, &grads, [[1.0, -2.0, 0.5], [3.0, 1.5, -1.0]]);
+}
+
+#[test]
+fn scalar_minus_tensor() {
+    let device = device();
+    let x = Tensor::<2>::from_data([[1.5, -2.0, 0.5], [3.0, 0.25, -1.25]], &device).require_grad();
+    let grads = backward_with(2.5 - x.clone(), [[1.0, -2.0, 0.5], [3.0, 1.5, -1.0]]);
+    assert_grad(&x, &grads, [[-1.0, 2.0, -0.5], [-3.0, -1.5, 1.0]]);
+}

@@ -1,0 +1,626 @@
+//! Convolutions on three spatial dims (the 1-d and 2-d ops of the contract
+//! reach these through size-1 dims, which are free views): im2col + GEMM.
+//!
+//! For each `(batch, group)` pair the input windows are copied into a
+//! column matrix `cols: [channels/groups · kvol, out positions]` (rows in
+//! `(channel, kd, kh, kw)` order, the weight's own layout), and the packed
+//! GEMM of `matmul` does the arithmetic:
+//!
+//! - forward: `out[b, g] = W[g] · cols` (`[O/g, K] x [K, P]`);
+//! - transposed: `cols = W[g]ᵀ · x[b, g]`, then `col2im` adds each column
+//!   back into the window it came from;
+//! - weight gradient: `dW[g] = Σ_b grad[b, g] · colsᵀ`.
+//!
+//! Trade-off: im2col costs `kvol` times the input in memory traffic, but
+//! only one `(batch, group)` matrix is materialized per worker, and the GEMM
+//! runs at matmul speed for every stride, dilation and padding, which a
+//! direct kernel per case would not. A 1×1 kernel with stride 1 and no
+//! padding skips the copy: the input already is the column matrix.
+//!
+//! Threads: when there are at least as many `(batch, group)` pairs as
+//! threads, each worker takes a run of consecutive pairs with one column
+//! buffer and a single-threaded GEMM; otherwise pairs run in turn and the
+//! GEMM splits its rows or columns. The bias is added to each pair's output
+//! while it is still in cache. K is never split and
+//! batch sums run in a fixed order, so results do not depend on the thread
+//! count. f16/bf16 compute in f32 and round once.
+
+use alloc::borrow::Cow;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use burn_backend::{ConvOptions, ConvTransposeOptions, TensorMetadata, check};
+use burn_std::{DType, Shape, bf16, f16};
+
+use super::matmul::{GemmFloat, Load, gemm_strided};
+use crate::FlexTensor;
+
+/// The sliding-window geometry of one convolution, spatial dims only.
+#[derive(Clone, Copy, Debug)]
+struct Window {
+    input: [usize; 3],
+    kernel: [usize; 3],
+    output: [usize; 3],
+    stride: [usize; 3],
+    padding: [usize; 3],
+    dilation: [usize; 3],
+}
+
+impl Window {
+    fn in_vol(&self) -> usize {
+        self.input.iter().product()
+    }
+    fn k_vol(&self) -> usize {
+        self.kernel.iter().product()
+    }
+    fn out_vol(&self) -> usize {
+        self.output.iter().product()
+    }
+    /// Whether the column matrix of a channel block is that block itself.
+    fn is_identity(&self) -> bool {
+        self.kernel == [1; 3] && self.stride == [1; 3] && self.padding == [0; 3]
+    }
+}
+
+/// The dims of `shape` after `[batch, channels]`, as an array.
+fn spatial(shape: &Shape) -> [usize; 3] {
+    [shape.dims[2], shape.dims[3], shape.dims[4]]
+}
+
+/// Convolution: `x` `[B, C, D, H, W]`, `weight` `[O, C/g, kd, kh, kw]`.
+pub fn conv3d(
+    x: FlexTensor,
+    weight: FlexTensor,
+    bias: Option<FlexTensor>,
+    options: ConvOptions<3>,
+) -> FlexTensor {
+    let o = options;
+    let out_shape = check::conv(
+        "conv3d",
+        x.shape_ref(),
+        weight.shape_ref(),
+        bias.as_ref().map(|b| b.shape_ref()),
+        &o.stride,
+        &o.padding,
+        &o.dilation,
+        o.groups,
+    );
+    let dtype = same_dtypes("conv3d", &x, &weight, bias.as_ref());
+    let window = Window {
+        input: spatial(x.shape_ref()),
+        kernel: spatial(weight.shape_ref()),
+        output: spatial(&out_shape),
+        stride: o.stride,
+        padding: o.padding,
+        dilation: o.dilation,
+    };
+    let batch = out_shape.dims[0];
+    let (channels, out_channels) = (x.shape_ref().dims[1], out_shape.dims[1]);
+    with_compute(dtype, out_shape, |t: Compute<'_>| match t {
+        Compute::F32(out) => forward::<f32>(
+            &x,
+            &weight,
+            bias.as_ref(),
+            out,
+            window,
+            batch,
+            channels,
+            out_channels,
+            o.groups,
+        ),
+        Compute::F64(out) => forward::<f64>(
+            &x,
+            &weight,
+            bias.as_ref(),
+            out,
+            window,
+            batch,
+            channels,
+            out_channels,
+            o.groups,
+        ),
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn forward<T: Float>(
+    x: &FlexTensor,
+    weight: &FlexTensor,
+    bias: Option<&FlexTensor>,
+    out: &mut [T],
+    window: Window,
+    batch: usize,
+    channels: usize,
+    out_channels: usize,
+    groups: usize,
+) {
+    let (x, weight) = (T::read(x), T::read(weight));
+    let bias = bias.map(T::read);
+    let (cg, og) = (channels / groups, out_channels / groups);
+    let (k, p) = (cg * window.k_vol(), window.out_vol());
+    let in_block = cg * window.in_vol();
+    // out: [B, O, P] = [B·g, O/g · P]: one chunk per (batch, group) task.
+    // The columns are built `nb` output positions at a time, so a block
+    // (and the GEMM's reads of it) stays in cache; a block's result goes to
+    // a small buffer, then to its columns of the output rows.
+    let identity = window.is_identity();
+    let nb = if identity { p } else { block_len(k, p) };
+    let scratch_len = if identity { 0 } else { k * nb + og * nb };
+    tasks(
+        out,
+        og * p,
+        batch * groups,
+        scratch_len,
+        |task, chunk, scratch, threads| {
+            let (b, g) = (task / groups, task % groups);
+            let xs = &x[(b * channels + g * cg) * window.in_vol()..][..in_block];
+            let w = &weight[g * og * k..][..og * k];
+            if identity {
+                gemm_strided((w, k, 1), (xs, p, 1), og, p, k, chunk, threads);
+            } else {
+                let (cols, block) = scratch.split_at_mut(k * nb);
+                for first in (0..p).step_by(nb) {
+                    let n = nb.min(p - first);
+                    let cols = &mut cols[..k * n];
+                    im2col(xs, cg, &window, first, n, cols);
+                    if n == p {
+                        gemm_strided((w, k, 1), (cols, n, 1), og, n, k, chunk, threads);
+                        break;
+                    }
+                    let block = &mut block[..og * n];
+                    gemm_strided((w, k, 1), (cols, n, 1), og, n, k, block, threads);
+                    for (row, out_row) in block.chunks_exact(n).zip(chunk.chunks_exact_mut(p)) {
+                        out_row[first..first + n].copy_from_slice(row);
+                    }
+                }
+            }
+            if let Some(bias) = &bias {
+                add_bias(chunk, &bias[g * og..][..og], p);
+            }
+        },
+    );
+}
+
+/// Elements of an im2col block: 256 KiB of f32, so a block and the GEMM's
+/// packed panels share L2.
+const COLS_BLOCK: usize = 1 << 16;
+
+/// Output positions per im2col block for `k` rows: a multiple of 16 (the
+/// micro-kernel width), at least 64, at most `p`.
+fn block_len(k: usize, p: usize) -> usize {
+    (COLS_BLOCK / k.max(1) / 16 * 16).max(64).min(p).max(1)
+}
+
+/// Transposed convolution: `x` `[B, C, D, H, W]`, `weight` `[C, O/g, kd, kh, kw]`.
+pub fn conv_transpose3d(
+    x: FlexTensor,
+    weight: FlexTensor,
+    bias: Option<FlexTensor>,
+    options: ConvTransposeOptions<3>,
+) -> FlexTensor {
+    let o = options;
+    let out_shape = check::conv_transpose(
+        "conv_transpose3d",
+        x.shape_ref(),
+        weight.shape_ref(),
+        bias.as_ref().map(|b| b.shape_ref()),
+        &o.stride,
+        &o.padding,
+        &o.padding_out,
+        &o.dilation,
+        o.groups,
+    );
+    let dtype = same_dtypes("conv_transpose3d", &x, &weight, bias.as_ref());
+    // The geometry of the convolution this op transposes: its input is our
+    // output, its output our input.
+    let window = Window {
+        input: spatial(&out_shape),
+        kernel: spatial(weight.shape_ref()),
+        output: spatial(x.shape_ref()),
+        stride: o.stride,
+        padding: o.padding,
+        dilation: o.dilation,
+    };
+    let batch = out_shape.dims[0];
+    let (channels, out_channels) = (x.shape_ref().dims[1], out_shape.dims[1]);
+    with_compute(dtype, out_shape, |t: Compute<'_>| match t {
+        Compute::F32(out) => transpose::<f32>(
+            &x,
+            &weight,
+            bias.as_ref(),
+            out,
+            window,
+            batch,
+            channels,
+            out_channels,
+            o.groups,
+        ),
+        Compute::F64(out) => transpose::<f64>(
+            &x,
+            &weight,
+            bias.as_ref(),
+            out,
+            window,
+            batch,
+            channels,
+            out_channels,
+            o.groups,
+        ),
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn transpose<T: Float>(
+    x: &FlexTensor,
+    weight: &FlexTensor,
+    bias: Option<&FlexTensor>,
+    out: &mut [T],
+    window: Window,
+    batch: usize,
+    channels: usize,
+    out_channels: usize,
+    groups: usize,
+) {
+    let (x, weight) = (T::read(x), T::read(weight));
+    let bias = bias.map(T::read);
+    let (cg, og) = (channels / groups, out_channels / groups);
+    // cols: [og · kvol, P_in] = W[g]ᵀ ([cg, og · kvol] read transposed) · x[b, g] ([cg, P_in]).
+    let (m, p_in) = (og * window.k_vol(), window.out_vol());
+    let out_block = og * window.in_vol();
+    tasks(
+        out,
+        out_block,
+        batch * groups,
+        m * p_in,
+        |task, chunk, cols, threads| {
+            let (b, g) = (task / groups, task % groups);
+            let xs = &x[(b * channels + g * cg) * p_in..][..cg * p_in];
+            let w = &weight[g * cg * m..][..cg * m];
+            gemm_strided((w, 1, m), (xs, p_in, 1), m, p_in, cg, cols, threads);
+            chunk.fill(T::default());
+            col2im(cols, og, &window, chunk);
+            if let Some(bias) = &bias {
+                add_bias(chunk, &bias[g * og..][..og], window.in_vol());
+            }
+        },
+    );
+}
+
+/// The gradient of `conv3d` with respect to its weight.
+pub fn conv3d_weight_backward(
+    x: FlexTensor,
+    output_grad: FlexTensor,
+    weight_shape: Shape,
+    options: ConvOptions<3>,
+) -> FlexTensor {
+    let o = options;
+    // Validates x against the weight shape and the options.
+    let expected = check::conv(
+        "conv3d_weight_backward",
+        x.shape_ref(),
+        &weight_shape,
+        None,
+        &o.stride,
+        &o.padding,
+        &o.dilation,
+        o.groups,
+    );
+    let grad_shape = output_grad.shape_ref();
+    if grad_shape.num_dims() != 5
+        || grad_shape.dims[..2] != expected.dims[..2]
+        || (0..3).any(|d| grad_shape.dims[2 + d] > expected.dims[2 + d])
+    {
+        panic!(
+            "conv3d_weight_backward: output gradient {grad_shape} does not fit the convolution \
+             of input {} by weight {weight_shape} (output {expected})",
+            x.shape_ref()
+        );
+    }
+    let dtype = same_dtypes("conv3d_weight_backward", &x, &output_grad, None);
+    let window = Window {
+        input: spatial(x.shape_ref()),
+        kernel: spatial(&weight_shape),
+        output: spatial(grad_shape),
+        stride: o.stride,
+        padding: o.padding,
+        dilation: o.dilation,
+    };
+    let (batch, channels) = (x.shape_ref().dims[0], x.shape_ref().dims[1]);
+    let out_channels = weight_shape.dims[0];
+    with_compute(dtype, weight_shape, |t: Compute<'_>| match t {
+        Compute::F32(out) => weight_grad::<f32>(
+            &x,
+            &output_grad,
+            out,
+            window,
+            batch,
+            channels,
+            out_channels,
+            o.groups,
+        ),
+        Compute::F64(out) => weight_grad::<f64>(
+            &x,
+            &output_grad,
+            out,
+            window,
+            batch,
+            channels,
+            out_channels,
+            o.groups,
+        ),
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn weight_grad<T: Float>(
+    x: &FlexTensor,
+    grad: &FlexTensor,
+    out: &mut [T],
+    window: Window,
+    batch: usize,
+    channels: usize,
+    out_channels: usize,
+    groups: usize,
+) {
+    let (x, grad) = (T::read(x), T::read(grad));
+    let (cg, og) = (channels / groups, out_channels / groups);
+    let (k, p) = (cg * window.k_vol(), window.out_vol());
+    let in_block = cg * window.in_vol();
+    // dW[g]: [og, K] = Σ_b grad[b, g] ([og, P]) · cols[b, g]ᵀ ([P, K] read transposed).
+    let cols_len = if window.is_identity() { 0 } else { k * p };
+    tasks(
+        out,
+        og * k,
+        groups,
+        cols_len + og * k,
+        |g, chunk, scratch, threads| {
+            let (cols, partial) = scratch.split_at_mut(cols_len);
+            chunk.fill(T::default());
+            for b in 0..batch {
+                let xs = &x[(b * channels + g * cg) * window.in_vol()..][..in_block];
+                let cols: &[T] = if window.is_identity() {
+                    xs
+                } else {
+                    im2col(xs, cg, &window, 0, p, cols);
+                    cols
+                };
+                let gs = &grad[(b * out_channels + g * og) * p..][..og * p];
+                gemm_strided((gs, p, 1), (cols, 1, p), og, k, p, partial, threads);
+                for (acc, v) in chunk.iter_mut().zip(partial.iter()) {
+                    *acc = *acc + *v;
+                }
+            }
+        },
+    );
+}
+
+/// `cols[(c, a, b, e), j] = x[c, z·s + a·d − p, y·s + b·d − p, x·s + e·d − p]`
+/// for the output positions `j = (z, y, x)` in `first..first + n`, zero
+/// where the window hangs over the padding. `x` is `[channels, ..input]`,
+/// `cols` holds `channels · kvol` rows of `n`.
+fn im2col<T: Float>(x: &[T], channels: usize, w: &Window, first: usize, n: usize, cols: &mut [T]) {
+    let [id, ih, iw] = w.input;
+    let [_, oh, ow] = w.output;
+    let s = w.stride[2];
+    let mut rows = cols.chunks_exact_mut(n);
+    for c in 0..channels {
+        let xc = &x[c * w.in_vol()..][..w.in_vol()];
+        for_each_offset(w, |off, (lo, hi)| {
+            let row = rows.next().expect("one row per (channel, kernel offset)");
+            // Walk the output rows (z, y) the range touches, a piece of each.
+            let mut j = first;
+            while j < first + n {
+                let (r, x0) = (j / ow, j % ow);
+                let x1 = ow.min(x0 + first + n - j);
+                let dst = &mut row[j - first..][..x1 - x0];
+                j += x1 - x0;
+                let iz = ((r / oh) * w.stride[0]) as isize + off[0];
+                let iy = ((r % oh) * w.stride[1]) as isize + off[1];
+                let (a, b) = (lo.clamp(x0, x1), hi.clamp(x0, x1));
+                if iz < 0 || iz >= id as isize || iy < 0 || iy >= ih as isize || a >= b {
+                    dst.fill(T::default());
+                    continue;
+                }
+                dst[..a - x0].fill(T::default());
+                dst[b - x0..].fill(T::default());
+                let src = &xc[(iz as usize * ih + iy as usize) * iw..][..iw];
+                let start = ((a * s) as isize + off[2]) as usize;
+                let valid = &mut dst[a - x0..b - x0];
+                if s == 1 {
+                    valid.copy_from_slice(&src[start..start + (b - a)]);
+                } else {
+                    for (i, d) in valid.iter_mut().enumerate() {
+                        *d = src[start + i * s];
+                    }
+                }
+            }
+        });
+    }
+}
+
+/// The adjoint of [`im2col`]: each column value is added into the input
+/// position it was read from. `out` is `[channels, ..input]`.
+fn col2im<T: Float>(cols: &[T], channels: usize, w: &Window, out: &mut [T]) {
+    let [id, ih, iw] = w.input;
+    let [od, oh, ow] = w.output;
+    let p = w.out_vol();
+    let mut rows = cols.chunks_exact(p);
+    for c in 0..channels {
+        let oc = &mut out[c * w.in_vol()..][..w.in_vol()];
+        for_each_offset(w, |off, (lo, hi)| {
+            let row = rows.next().expect("one row per (channel, kernel offset)");
+            for z in 0..od {
+                let iz = (z * w.stride[0]) as isize + off[0];
+                if iz < 0 || iz >= id as isize {
+                    continue;
+                }
+                for y in 0..oh {
+                    let iy = (y * w.stride[1]) as isize + off[1];
+                    if iy < 0 || iy >= ih as isize {
+                        continue;
+                    }
+                    let src = &row[(z * oh + y) * ow..][..ow];
+                    let dst = &mut oc[(iz as usize * ih + iy as usize) * iw..][..iw];
+                    let s = w.stride[2];
+                    let first = ((lo * s) as isize + off[2]) as usize;
+                    for (i, v) in src[lo..hi].iter().enumerate() {
+                        let d = &mut dst[first + i * s];
+                        *d = *d + *v;
+                    }
+                }
+            }
+        });
+    }
+}
+
+/// Calls `f(offset, (lo, hi))` for each kernel position in `(kd, kh, kw)`
+/// order: `offset[d] = k_d · dilation − padding` is where the window's
+/// element sits relative to `out · stride`, and `lo..hi` the output columns
+/// whose element falls inside the input width.
+fn for_each_offset(w: &Window, mut f: impl FnMut([isize; 3], (usize, usize))) {
+    let off = |d: usize, k: usize| (k * w.dilation[d]) as isize - w.padding[d] as isize;
+    for a in 0..w.kernel[0] {
+        for b in 0..w.kernel[1] {
+            for e in 0..w.kernel[2] {
+                let o = [off(0, a), off(1, b), off(2, e)];
+                f(o, columns(w.output[2], o[2], w.stride[2], w.input[2]));
+            }
+        }
+    }
+}
+
+/// The range of `x` in `0..out` with `0 <= x·stride + off < len`.
+fn columns(out: usize, off: isize, stride: usize, len: usize) -> (usize, usize) {
+    let s = stride as isize;
+    let lo = if off >= 0 { 0 } else { (-off + s - 1) / s };
+    let room = len as isize - off;
+    let hi = if room <= 0 { 0 } else { (room + s - 1) / s };
+    let (lo, hi) = (lo.min(out as isize) as usize, hi.min(out as isize) as usize);
+    (lo, hi.max(lo))
+}
+
+/// Adds `bias[c]` to every position of channel `c` of `out` (`[C, positions]`).
+fn add_bias<T: Float>(out: &mut [T], bias: &[T], positions: usize) {
+    if positions == 0 {
+        return;
+    }
+    for (plane, &v) in out.chunks_exact_mut(positions).zip(bias) {
+        for o in plane {
+            *o = *o + v;
+        }
+    }
+}
+
+/// Runs `f(task, chunk, scratch, gemm_threads)` for each of `count` tasks,
+/// task `i` owning `out[i·chunk_len..][..chunk_len]` and a scratch buffer of
+/// `scratch_len` elements. One task per worker when there are enough tasks,
+/// otherwise in turn with every worker in the GEMM.
+fn tasks<T: Float>(
+    out: &mut [T],
+    chunk_len: usize,
+    count: usize,
+    scratch_len: usize,
+    f: impl Fn(usize, &mut [T], &mut [T], usize) + Sync + Send,
+) {
+    if chunk_len == 0 || count == 0 {
+        return;
+    }
+    #[cfg(feature = "rayon")]
+    {
+        let threads = rayon::current_num_threads();
+        if threads > 1 && count >= threads {
+            use rayon::prelude::*;
+            // One run of consecutive tasks per worker, so each column buffer
+            // is allocated (and page-faulted) once per call, not per task.
+            let per_worker = count.div_ceil(threads);
+            out.par_chunks_mut(chunk_len * per_worker)
+                .enumerate()
+                .for_each(|(w, run)| {
+                    let mut scratch = vec![T::default(); scratch_len];
+                    for (i, chunk) in run.chunks_mut(chunk_len).enumerate() {
+                        f(w * per_worker + i, chunk, &mut scratch, 1);
+                    }
+                });
+            return;
+        }
+        let mut scratch = vec![T::default(); scratch_len];
+        for (i, chunk) in out.chunks_mut(chunk_len).enumerate() {
+            f(i, chunk, &mut scratch, threads);
+        }
+    }
+    #[cfg(not(feature = "rayon"))]
+    {
+        let mut scratch = vec![T::default(); scratch_len];
+        for (i, chunk) in out.chunks_mut(chunk_len).enumerate() {
+            f(i, chunk, &mut scratch, 1);
+        }
+    }
+}
+
+/// A compute type: f32 (for f32, f16, bf16) or f64.
+trait Float: GemmFloat + Load<Self> + Copy {
+    /// `tensor`'s elements in logical order as this type: borrowed when it
+    /// is already a contiguous tensor of this type.
+    fn read(tensor: &FlexTensor) -> Cow<'_, [Self]>;
+}
+
+impl Float for f32 {
+    fn read(tensor: &FlexTensor) -> Cow<'_, [f32]> {
+        match tensor.dtype() {
+            DType::F32 => match tensor.contiguous_slice::<f32>() {
+                Some(slice) => Cow::Borrowed(slice),
+                None => Cow::Owned(tensor.to_vec::<f32>()),
+            },
+            DType::F16 => Cow::Owned(tensor.to_vec::<f16>().iter().map(|v| v.to_f32()).collect()),
+            DType::BF16 => Cow::Owned(tensor.to_vec::<bf16>().iter().map(|v| v.to_f32()).collect()),
+            other => unreachable!("conv: {other} is not computed in f32"),
+        }
+    }
+}
+
+impl Float for f64 {
+    fn read(tensor: &FlexTensor) -> Cow<'_, [f64]> {
+        match tensor.contiguous_slice::<f64>() {
+            Some(slice) => Cow::Borrowed(slice),
+            None => Cow::Owned(tensor.to_vec::<f64>()),
+        }
+    }
+}
+
+/// The output buffer handed to a kernel, in its compute type.
+enum Compute<'a> {
+    F32(&'a mut [f32]),
+    F64(&'a mut [f64]),
+}
+
+/// Builds a tensor of `dtype` and `shape` from a kernel writing in the
+/// compute type; f16/bf16 results are rounded once at the end.
+fn with_compute(dtype: DType, shape: Shape, kernel: impl FnOnce(Compute<'_>)) -> FlexTensor {
+    match dtype {
+        DType::F64 => FlexTensor::build::<f64>(shape, dtype, |out| kernel(Compute::F64(out))),
+        DType::F32 => FlexTensor::build::<f32>(shape, dtype, |out| kernel(Compute::F32(out))),
+        DType::F16 | DType::BF16 => {
+            let mut acc = vec![0f32; shape.num_elements()];
+            kernel(Compute::F32(&mut acc));
+            if dtype == DType::F16 {
+                let v: Vec<f16> = acc.iter().map(|&v| f16::from_f32(v)).collect();
+                FlexTensor::from_vec(v, shape, dtype)
+            } else {
+                let v: Vec<bf16> = acc.iter().map(|&v| bf16::from_f32(v)).collect();
+                FlexTensor::from_vec(v, shape, dtype)
+            }
+        }
+        other => panic!("conv: expected a float dtype, got {other}"),
+    }
+}
+
+/// The shared float dtype of the operands, or a panic naming them.
+fn same_dtypes(op: &str, x: &FlexTensor, w: &FlexTensor, bias: Option<&FlexTensor>) -> DType {
+    let dtype = x.dtype();
+    check::float_dtype(op, dtype);
+    check::same_dtype(op, dtype, w.dtype());
+    if let Some(bias) = bias {
+        check::same_dtype(op, dtype, bias.dtype());
+    }
+    dtype
+}
