@@ -1,0 +1,30 @@
+//! Modules: the [`Module`] trait and its derive, parameters ([`Param`],
+//! [`ParamId`], [`Flag`]), the traversal hooks ([`ModuleVisitor`],
+//! [`ModuleMapper`], [`ModulePath`]) and parameter groups ([`ParamGroup`]).
+//!
+//! ## Map
+//! - `base.rs`: [`Module`], [`ModuleVisitor`], [`ModuleMapper`], [`Devices`].
+//! - `param/`: [`Param<T>`](Param) and lazy initialization, tensor
+//!   parameters of each kind, [`Flag`], [`ParamId`].
+//! - `containers.rs`: `Module` for `Option`, `Vec`, arrays, `Box`, tuples
+//!   and constants (numbers, strings, constant tensors, [`Ignored`]).
+//! - `training.rs`: the mappers behind `valid`, `train`, `no_grad`,
+//!   `freeze` / `unfreeze` and their group variants.
+//! - `path.rs`: [`ModulePath`]. `group.rs`: [`ParamGroup`].
+
+mod base;
+mod containers;
+mod group;
+mod param;
+mod path;
+mod training;
+
+pub use base::{Devices, Module, ModuleMapper, ModuleVisitor};
+pub use containers::Ignored;
+pub use group::ParamGroup;
+pub use param::{Flag, Param, ParamId, Parameter};
+pub use path::ModulePath;
+
+/// `#[derive(Module)]`: see the [`Module`](trait@Module) trait and the
+/// `burn-derive` crate.
+pub use burn_derive::Module;
