@@ -25,13 +25,99 @@
 //! ## Feature flags
 //! - `std` (default): the standard library.
 //! - `flex`: the Flex backend (pure-Rust CPU, multi-threaded), `Device::flex()`.
+//! - `optim` (default): optimizers, learning rate schedulers, gradient
+//!   clipping and their records (implies `autodiff`).
+//! - `train`: the training loop (`burn::train`), implies `optim`; `tui`
+//!   adds its terminal dashboard.
+//! - `network`: dataset downloads over HTTPS (MNIST's files), with a
+//!   progress line and checksums.
 //!
-//! Features for the other backends (`wgpu`, `cuda`, …), `autodiff`, `optim`
-//! and the rest arrive with the crates that implement them.
+//! Features for the other backends (`wgpu`, `cuda`, …) and the rest arrive
+//! with the crates that implement them.
+//!
+//! The Quick start: a model is a struct of layers from `nn`, with no
+//! backend type parameter.
+//!
+//! ```
+//! # #[cfg(feature = "flex")] {
+//! use burn::nn::{Linear, LinearConfig, Relu};
+//! use burn::prelude::*;
+//!
+//! #[derive(Module, Debug)]
+//! struct Mlp {
+//!     hidden: Linear,
+//!     activation: Relu,
+//!     output: Linear,
+//! }
+//!
+//! impl Mlp {
+//!     fn new(device: &Device) -> Self {
+//!         Self {
+//!             hidden: LinearConfig::new(784, 128).init(device),
+//!             activation: Relu::new(),
+//!             output: LinearConfig::new(128, 10).init(device),
+//!         }
+//!     }
+//!
+//!     fn forward(&self, input: Tensor<2>) -> Tensor<2> {
+//!         let x = self.activation.forward(self.hidden.forward(input));
+//!         self.output.forward(x)
+//!     }
+//! }
+//!
+//! let device = Device::default();
+//! let model = Mlp::new(&device);
+//! let logits = model.forward(Tensor::zeros([32, 784], &device));
+//! assert_eq!(logits.dims(), [32, 10]);
+//! # }
+//! ```
+//!
+//! Models are structs that derive `Module`; their hyperparameters are
+//! structs that derive `Config` (this example needs no backend):
+//!
+//! ```
+//! # #[cfg(feature = "std")] {
+//! use burn::module::Param;
+//! use burn::prelude::*;
+//!
+//! #[derive(Config, Debug)]
+//! struct AffineConfig {
+//!     d_input: usize,
+//!     d_output: usize,
+//!     #[config(default = true)]
+//!     bias: bool,
+//! }
+//!
+//! #[derive(Module, Debug)]
+//! struct Affine {
+//!     weight: Param<Tensor<2>>,
+//!     bias: Option<Param<Tensor<1>>>,
+//! }
+//!
+//! let config = AffineConfig::new(784, 10);
+//! assert!(config.bias);
+//! let record = burn::store::ModuleRecord::new().allow_partial(true);
+//! assert!(record.is_empty());
+//! # }
+//! ```
 //!
 //! ## Modules
 //! - [`tensor`]: `Tensor`, `Device`, dtypes, activation functions.
 //! - [`backend`]: the backend contract, for writing or extending backends.
+//! - `module` (`std`): `Module` and its derive, `Param`, `ParamId`, `Flag`,
+//!   visitors, mappers, parameter groups.
+//! - `config` (`std`): `Config` and its derive.
+//! - `store` (`std`): `ModuleRecord`, a module's weights as a burnpack file
+//!   or bytes.
+//! - `data` (`std`): datasets and their transforms (`data::dataset`), and
+//!   batchers and data loaders (`data::dataloader`).
+//! - `nn` (`std`): layers (`Linear`, `Embedding`, norms, …), activation
+//!   modules, `nn::loss`, `Initializer`.
+//! - `train` (`train`): `Learner`, `LearnerBuilder`, metrics, checkpoints
+//!   and renderers (the ratatui dashboard with `tui`).
+//! - `optim`, `lr_scheduler`, `grad_clipping` (`optim`): optimizers and
+//!   `ModuleOptimizer`, `GradientsParams`, learning rate schedulers,
+//!   `GradientClipping`, `OptimizerRecord` / `LrSchedulerRecord`.
 //! - [`prelude`]: what most programs import.
 
 /// Tensors, devices and dtypes.
@@ -44,10 +130,72 @@ pub mod backend {
     pub use burn_backend::*;
 }
 
+/// Modules: the `Module` trait and derive, parameters, traversal hooks.
+#[cfg(feature = "std")]
+pub mod module {
+    pub use burn_core::module::*;
+}
+
+/// Configurations: the `Config` trait and derive.
+#[cfg(feature = "std")]
+pub mod config {
+    pub use burn_core::config::*;
+}
+
+/// Saving and loading weights: `ModuleRecord` and its load options.
+#[cfg(feature = "std")]
+pub mod store {
+    pub use burn_core::record::*;
+}
+
+/// Data: `data::dataset` (the `Dataset` trait, in-memory sources, transforms,
+/// image folders, MNIST, the 8x8 digits) and `data::dataloader` (`Batcher`,
+/// `DataLoader`, `DataLoaderBuilder`).
+#[cfg(feature = "std")]
+pub mod data {
+    pub use burn_core::data::*;
+}
+
+/// Neural network layers, activations, losses and initializers (`burn-nn`).
+#[cfg(feature = "std")]
+pub mod nn {
+    pub use burn_nn::*;
+}
+
+/// Optimizers: `ModuleOptimizer`, `GradientsParams`, `GradientsAccumulator`,
+/// SGD, Adam, AdamW, AdaGrad, RMSProp, Lion, Adan, Muon, and their records.
+#[cfg(feature = "optim")]
+pub mod optim {
+    pub use burn_optim::*;
+}
+
+/// Learning rate schedulers and the `LrScheduler` trait.
+#[cfg(feature = "optim")]
+pub mod lr_scheduler {
+    pub use burn_optim::lr_scheduler::*;
+}
+
+/// Gradient clipping.
+#[cfg(feature = "optim")]
+pub mod grad_clipping {
+    pub use burn_optim::GradientClipping;
+}
+
+/// Training: `Learner` and its builder, metrics, checkpoints, renderers
+/// (`burn-train`).
+#[cfg(feature = "train")]
+pub mod train {
+    pub use burn_train::*;
+}
+
 /// The types most programs use.
 pub mod prelude {
     pub use burn_tensor::{
         Bool, DType, Device, DeviceConfig, Distribution, ElementConversion, Float, Int, Shape,
         Tensor, TensorData, Tolerance, s,
     };
+
+    /// The traits and their derives.
+    #[cfg(feature = "std")]
+    pub use burn_core::{config::Config, module::Module};
 }

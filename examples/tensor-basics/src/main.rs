@@ -4,14 +4,19 @@
 //! hand-written gradients (autodiff arrives later) and checks the fit, so the
 //! example fails loudly if the backend computes something wrong.
 
+// ANCHOR: imports
 use burn::prelude::*;
 use burn::tensor::activation::softmax;
+// ANCHOR_END: imports
 
 fn main() {
+    // ANCHOR: device
     let device = Device::default();
     device.seed(42);
     println!("device: {device}\n");
+    // ANCHOR_END: device
 
+    // ANCHOR: ops
     // Part 1: the ops.
     let x = Tensor::<2>::from_data([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], &device);
     let bias = Tensor::<1>::from_data([10.0, 20.0, 30.0], &device);
@@ -24,12 +29,17 @@ fn main() {
     println!("sum over dim 1 = {}\n", x.clone().sum_dim(1));
     println!("softmax over dim 1 = {:.4}\n", softmax(x.clone(), 1));
     println!("argmax over dim 1 = {}\n", x.argmax(1));
+    // ANCHOR_END: ops
 
+    // ANCHOR: data
     // Part 2: fit y = 3x - 2 with gradient descent on the mean squared error.
     let n = 256;
     let inputs = Tensor::<2>::random([n, 1], Distribution::Uniform(-1.0, 1.0), &device);
     let noise = Tensor::<2>::random([n, 1], Distribution::Normal(0.0, 0.01), &device);
     let targets = inputs.clone() * 3.0 - 2.0 + noise;
+    // ANCHOR_END: data
+
+    // ANCHOR: training_loop
     let mut w = Tensor::<2>::zeros([1, 1], &device);
     let mut b = Tensor::<1>::zeros([1], &device);
     let lr = 0.5;
@@ -48,6 +58,9 @@ fn main() {
             println!("step {step:3}: mse {loss:.6}");
         }
     }
+    // ANCHOR_END: training_loop
+
+    // ANCHOR: check
     let w = w.into_scalar::<f32>();
     let b = b.into_scalar::<f32>();
     println!("fitted y = {w:.4} x + {b:.4} (true: 3x - 2)");
@@ -56,4 +69,5 @@ fn main() {
         "the fit did not converge"
     );
     println!("ok");
+    // ANCHOR_END: check
 }
