@@ -1,0 +1,305 @@
+"""The PyTorch side of the benchmark suite: the workloads of burn-bench,
+timed with the same policy and written in the same JSON layout, so that
+`burn-bench compare BURN.json TORCH.json` can print them side by side.
+
+    python crates/burn-bench/pytorch/bench.py [--threads N] [--filter S] [--quick] [--json FILE]
+
+The thread count defaults to what Flex uses: RAYON_NUM_THREADS if set,
+otherwise every core this process may run on. Eager mode, CPU, no
+torch.compile. PyTorch CPU tensors already live in host memory, so an
+iteration ends when the last op returns (Burn's ends with `into_data()`).
+"""
+
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+import time
+
+import torch
+
+# --------------------------------------------------------------- the policy
+# The numbers of src/timing.rs (Policy::FULL and Policy::QUICK); change both.
+FULL = dict(warmup_iters=2, warmup_time=0.3, min_iters=5, budget=2.0, max_iters=10_000)
+QUICK = dict(warmup_iters=1, warmup_time=0.0, min_iters=3, budget=0.2, max_iters=1_000)
+
+
+def measure(policy, iteration):
+    """Warm up, then time single iterations; returns the list of seconds.
+    The result of an iteration is freed after the clock stops."""
+    start = time.perf_counter()
+    done = 0
+    while done < policy["warmup_iters"] or time.perf_counter() - start < policy["warmup_time"]:
+        iteration()
+        done += 1
+    samples = []
+    start = time.perf_counter()
+    while len(samples) < policy["max_iters"] and (
+        len(samples) < policy["min_iters"] or time.perf_counter() - start < policy["budget"]
+    ):
+        t0 = time.perf_counter()
+        result = iteration()
+        samples.append(time.perf_counter() - t0)
+        del result
+    return samples
+
+
+# ------------------------------------------------------------ the workloads
+# Names, amounts of work and kinds as in src/workloads.rs.
+
+
+def uniform(*shape, dtype=torch.float32):
+    return torch.rand(*shape).to(dtype)
+
+
+def matmul_square(n, dtype):
+    def setup():
+        lhs, rhs = uniform(n, n, dtype=dtype), uniform(n, n, dtype=dtype)
+        return lambda: lhs @ rhs
+
+    # The f32 peak does not bound f16/bf16 (AMX, AVX-512 FP16): no fraction of it.
+    return ("matmul" if dtype == torch.float32 else "matmul_half"), 2.0 * n**3, setup
+
+
+def matmul_batched(batch, n):
+    def setup():
+        lhs, rhs = uniform(batch, n, n), uniform(batch, n, n)
+        return lambda: lhs @ rhs
+
+    return "matmul", 2.0 * batch * n**3, setup
+
+
+def conv2d_3x3(batch, channels, size):
+    def setup():
+        x = uniform(batch, channels, size, size)
+        weight = uniform(channels, channels, 3, 3)
+        return lambda: torch.nn.functional.conv2d(x, weight, padding=1)
+
+    return "matmul", 2.0 * batch * channels * size * size * channels * 9, setup
+
+
+def unary_2d(n, nbytes, op):
+    def setup():
+        x = uniform(n, n)
+        return lambda: op(x)
+
+    return "memory", float(nbytes), setup
+
+
+def add_tiny(autodiff):
+    def setup():
+        a, b = uniform(8, 8).requires_grad_(autodiff), uniform(8, 8).requires_grad_(autodiff)
+        return lambda: a + b
+
+    return "overhead", 0.0, setup
+
+
+WIDTHS = [784, 512, 512, 10]
+BATCH = 256
+
+
+def targets(count, classes):
+    """The class indices of src/mlp.rs: the same 64-bit LCG, high bits."""
+    state, out = 0x2545F4914F6CDD1D, []
+    for _ in range(count):
+        state = (state * 6364136223846793005 + 1442695040888963407) % 2**64
+        out.append((state >> 33) % classes)
+    return torch.tensor(out, dtype=torch.int64).reshape(count, 1)
+
+
+def forward_flops():
+    return sum(2.0 * BATCH * i * o for i, o in zip(WIDTHS, WIDTHS[1:]))
+
+
+def backward_flops():
+    layers = [2.0 * BATCH * i * o for i, o in zip(WIDTHS, WIDTHS[1:])]
+    return sum(layers) + sum(layers[1:])
+
+
+def mlp_step(pass_):
+    """pass_: 'forward' (no graph), 'forward_autodiff' (graph recorded),
+    'forward_backward' (backward, gradients read)."""
+    requires_grad = pass_ != "forward"
+
+    def setup():
+        params = []
+        for i, o in zip(WIDTHS, WIDTHS[1:]):
+            bound = 1.0 / math.sqrt(i)
+            # weight: [d_input, d_output] as in Burn's nn; x @ w + b.
+            w = (torch.rand(i, o) * 2 - 1) * bound
+            b = (torch.rand(o) * 2 - 1) * bound
+            params += [w.requires_grad_(requires_grad), b.requires_grad_(requires_grad)]
+        x = torch.rand(BATCH, WIDTHS[0])
+        t = targets(BATCH, WIDTHS[-1])
+
+        def loss_fn():
+            h = x
+            for layer in range(len(params) // 2):
+                # h: [batch, d_in] @ w: [d_in, d_out] + b: [d_out]
+                h = h @ params[2 * layer] + params[2 * layer + 1]
+                if layer < len(params) // 2 - 1:
+                    h = torch.relu(h)
+            return -torch.log_softmax(h, dim=1).gather(1, t).mean()
+
+        if pass_ != "forward_backward":
+            return loss_fn
+
+        def step():
+            for p in params:
+                p.grad = None  # Burn computes fresh gradients; do not accumulate
+            loss = loss_fn()
+            loss.backward()
+            return [p.grad for p in params] + [loss.detach()]
+
+        return step
+
+    flops = forward_flops() + (backward_flops() if pass_ == "forward_backward" else 0.0)
+    return "model", flops, setup
+
+
+def chain(x):
+    return (x * 2 + 1).exp().tanh()
+
+
+N = 4096
+ELEMENTS = N * N
+WORKLOADS = {
+    "matmul_f32_256": matmul_square(256, torch.float32),
+    "matmul_f32_1024": matmul_square(1024, torch.float32),
+    "matmul_f32_2048": matmul_square(2048, torch.float32),
+    "matmul_f32_4096": matmul_square(4096, torch.float32),
+    "matmul_f32_batched_64x128": matmul_batched(64, 128),
+    "conv2d_f32_b16_c64_56x56_k3": conv2d_3x3(16, 64, 56),
+    "matmul_f16_1024": matmul_square(1024, torch.float16),
+    "matmul_bf16_1024": matmul_square(1024, torch.bfloat16),
+    # Four ops, each reading and writing the tensor (the stream-time definition).
+    "chain_f32_4096x4096": unary_2d(N, 4 * 2 * 4 * ELEMENTS, chain),
+    "softmax_last_f32_4096x4096": unary_2d(N, 2 * 4 * ELEMENTS, lambda x: torch.softmax(x, dim=-1)),
+    "sum_dim_last_f32_4096x4096": unary_2d(
+        N, 4 * ELEMENTS + 4 * N, lambda x: x.sum(dim=-1, keepdim=True)
+    ),
+    "add_f32_8x8": add_tiny(False),
+    "add_f32_8x8_autodiff": add_tiny(True),
+    "mlp_forward": mlp_step("forward"),
+    "mlp_forward_autodiff": mlp_step("forward_autodiff"),
+    "mlp_forward_backward": mlp_step("forward_backward"),
+}
+
+
+def default_threads():
+    env = os.environ.get("RAYON_NUM_THREADS", "")
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    return len(os.sched_getaffinity(0))
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key.strip() == "model name":
+                    return value.strip()
+    except OSError:
+        pass
+    return "unknown CPU"
+
+
+def load_average():
+    try:
+        with open("/proc/loadavg") as f:
+            return [float(v) for v in f.read().split()[:3]]
+    except OSError:
+        return None
+
+
+def format_ms(ms):
+    if ms < 1.0:
+        return f"{ms * 1e3:.2f} µs"
+    if ms < 1000.0:
+        return f"{ms:.2f} ms"
+    return f"{ms / 1e3:.3f} s"
+
+
+def rate(kind, work, median_ms):
+    per_s = work / (median_ms / 1e3) / 1e9
+    if kind in ("matmul", "matmul_half", "model"):
+        return f"{per_s:.1f} GFLOP/s"
+    if kind == "memory":
+        return f"{per_s:.1f} GB/s"
+    return "-"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--threads", type=int, default=default_threads())
+    parser.add_argument("--filter", default=None)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--json", default=None)
+    args = parser.parse_args()
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(0)
+    policy, policy_name = (QUICK, "quick") if args.quick else (FULL, "full")
+    selected = [n for n in WORKLOADS if args.filter is None or args.filter in n]
+    if not selected:
+        sys.exit(f"bench.py: no workload matches {args.filter!r}")
+
+    load_before = load_average()
+    date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    cpu = cpu_model()
+    print(f"pytorch {torch.__version__} — {date} — {cpu} — {torch.get_num_threads()} threads — policy {policy_name}")
+    if load_before:
+        print("load average before: {:.2f} {:.2f} {:.2f}".format(*load_before))
+    print(f"\n{'workload':<28} {'median':>11} {'min':>11} {'iters':>6} {'rate':>15}")
+
+    results = []
+    for name in selected:
+        kind, work, setup = WORKLOADS[name]
+        samples = measure(policy, setup())
+        median_ms = statistics.median(samples) * 1e3
+        min_ms = min(samples) * 1e3
+        results.append(
+            dict(name=name, kind=kind, work=work, median_ms=median_ms, min_ms=min_ms, iters=len(samples))
+        )
+        print(
+            f"{name:<28} {format_ms(median_ms):>11} {format_ms(min_ms):>11} {len(samples):>6} "
+            f"{rate(kind, work, median_ms):>15}",
+            flush=True,
+        )
+
+    notes = [
+        "pytorch: eager CPU ops; mlp_forward_backward is forward + cross-entropy + backward "
+        "(gradients set to None first so they are not accumulated); no Adam step"
+    ]
+    for note in notes:
+        print(f"note: {note}")
+    load_after = load_average()
+    if load_after:
+        print("load average after: {:.2f} {:.2f} {:.2f}".format(*load_after))
+
+    if args.json:
+        report = dict(
+            framework="pytorch",
+            version=torch.__version__,
+            date=date,
+            command=" ".join([os.path.basename(sys.executable)] + sys.argv),
+            policy=policy_name,
+            cpu=cpu,
+            threads=torch.get_num_threads(),
+            machine=None,
+            load_before=load_before,
+            load_after=load_after,
+            notes=notes,
+            results=results,
+        )
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=2)
+            f.write("\n")
+        print(f"wrote {args.json}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,295 @@
+//! The workloads of the suite, named as in `pytorch/bench.py`.
+//!
+//! Each workload builds its inputs once (outside the timing) and returns a
+//! runner: one call is one timed iteration, from the input tensors to the
+//! result in host memory (`into_data()`). Inputs are cloned handles, so no
+//! result is cached or reused between iterations, and no op can take over
+//! an input buffer in place (PyTorch's eager ops cannot either).
+
+use burn::prelude::*;
+use burn::tensor::activation::softmax;
+use burn::tensor::module::{ConvOptions, conv2d};
+use serde::{Deserialize, Serialize};
+
+use crate::mlp::{self, Mlp};
+
+/// How a workload's rate is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// Compute-bound f32: GFLOP/s, and the fraction of the f32 peak.
+    Matmul,
+    /// Compute-bound f16/bf16: GFLOP/s only. The f32 peak does not bound
+    /// it (a CPU with AMX or AVX-512 FP16 goes far past it), so no fraction.
+    MatmulHalf,
+    /// Memory-bound: GB/s, and the multiple of the stream time.
+    Memory,
+    /// A whole model step: GFLOP/s of its matmuls.
+    Model,
+    /// Per-op overhead on a tiny tensor: the time is the figure.
+    Overhead,
+}
+
+/// One timed iteration: the outputs, already in host memory.
+pub type Runner = Box<dyn FnMut() -> Vec<TensorData>>;
+
+/// A named workload, its amount of work and how to build its runner.
+pub struct Workload {
+    pub name: &'static str,
+    pub kind: Kind,
+    /// Flops for `Matmul` and `Model`, bytes for `Memory`, 0 for `Overhead`.
+    pub work: f64,
+    setup: Box<dyn Fn(&Device) -> Runner>,
+}
+
+impl Workload {
+    fn new(
+        name: &'static str,
+        kind: Kind,
+        work: f64,
+        setup: impl Fn(&Device) -> Runner + 'static,
+    ) -> Self {
+        Self {
+            name,
+            kind,
+            work,
+            setup: Box::new(setup),
+        }
+    }
+
+    /// Builds the inputs on `device` and returns the runner.
+    pub fn setup(&self, device: &Device) -> Runner {
+        (self.setup)(device)
+    }
+}
+
+// ------------------------------------------------------------------ the ops
+
+/// The element-wise chain of the issue: four ops.
+pub fn chain(x: Tensor<2>) -> Tensor<2> {
+    (x * 2 + 1).exp().tanh()
+}
+
+/// Bytes the chain moves on `elements` f32 values by the stream-time
+/// definition: each of its four ops reads and writes the whole tensor.
+pub fn chain_bytes(elements: usize) -> f64 {
+    (4 * 2 * 4 * elements) as f64
+}
+
+/// Softmax over the last dimension.
+pub fn softmax_last(x: Tensor<2>) -> Tensor<2> {
+    softmax(x, 1)
+}
+
+/// Sum over the last dimension (kept as size 1).
+pub fn sum_last(x: Tensor<2>) -> Tensor<2> {
+    x.sum_dim(1)
+}
+
+// ---------------------------------------------------------- the registry
+
+fn uniform<const D: usize>(shape: [usize; D], device: &Device) -> Tensor<D> {
+    Tensor::<D>::random(shape, Distribution::Default, device)
+}
+
+fn matmul_square(name: &'static str, n: usize, dtype: DType) -> Workload {
+    let kind = if dtype == DType::F32 {
+        Kind::Matmul
+    } else {
+        Kind::MatmulHalf
+    };
+    Workload::new(name, kind, 2.0 * (n as f64).powi(3), move |device| {
+        let lhs = uniform([n, n], device).cast(dtype);
+        let rhs = uniform([n, n], device).cast(dtype);
+        Box::new(move || vec![lhs.clone().matmul(rhs.clone()).into_data()])
+    })
+}
+
+fn matmul_batched(name: &'static str, batch: usize, n: usize) -> Workload {
+    let flops = 2.0 * batch as f64 * (n as f64).powi(3);
+    Workload::new(name, Kind::Matmul, flops, move |device| {
+        let lhs = uniform([batch, n, n], device);
+        let rhs = uniform([batch, n, n], device);
+        Box::new(move || vec![lhs.clone().matmul(rhs.clone()).into_data()])
+    })
+}
+
+/// `conv2d` of `[batch, channels, size, size]` by a `3×3` kernel to the
+/// same channel count, padding 1 (a ResNet stage): im2col + GEMM on Flex.
+fn conv2d_3x3(name: &'static str, batch: usize, channels: usize, size: usize) -> Workload {
+    let flops = 2.0 * (batch * channels * size * size * channels * 9) as f64;
+    Workload::new(name, Kind::Matmul, flops, move |device| {
+        let x = uniform([batch, channels, size, size], device);
+        let weight = uniform([channels, channels, 3, 3], device);
+        let options = ConvOptions::new([1, 1], [1, 1], [1, 1], 1);
+        Box::new(move || vec![conv2d(x.clone(), weight.clone(), None, options).into_data()])
+    })
+}
+
+fn unary_2d(name: &'static str, n: usize, bytes: f64, op: fn(Tensor<2>) -> Tensor<2>) -> Workload {
+    Workload::new(name, Kind::Memory, bytes, move |device| {
+        let x = uniform([n, n], device);
+        Box::new(move || vec![op(x.clone()).into_data()])
+    })
+}
+
+fn add_tiny(name: &'static str, autodiff: bool) -> Workload {
+    Workload::new(name, Kind::Overhead, 0.0, move |device| {
+        let device = if autodiff {
+            device.clone().autodiff()
+        } else {
+            device.clone()
+        };
+        let (mut a, mut b) = (uniform([8, 8], &device), uniform([8, 8], &device));
+        if autodiff {
+            (a, b) = (a.require_grad(), b.require_grad());
+        }
+        Box::new(move || vec![(a.clone() + b.clone()).into_data()])
+    })
+}
+
+/// Which passes an MLP workload times.
+#[derive(Clone, Copy)]
+enum Pass {
+    /// Forward and loss on plain tensors.
+    Forward,
+    /// Forward and loss with the parameters requiring gradients (graph recorded).
+    ForwardAutodiff,
+    /// Forward, loss, backward, and every gradient read to host memory.
+    ForwardBackward,
+}
+
+fn mlp_step(name: &'static str, pass: Pass) -> Workload {
+    let forward = Mlp::forward_flops(&mlp::WIDTHS, mlp::BATCH);
+    let flops = match pass {
+        Pass::Forward | Pass::ForwardAutodiff => forward,
+        Pass::ForwardBackward => forward + Mlp::backward_flops(&mlp::WIDTHS, mlp::BATCH),
+    };
+    Workload::new(name, Kind::Model, flops, move |device| {
+        let device = match pass {
+            Pass::Forward => device.clone(),
+            Pass::ForwardAutodiff | Pass::ForwardBackward => device.clone().autodiff(),
+        };
+        let model = Mlp::new(&mlp::WIDTHS, &device);
+        let x = uniform([mlp::BATCH, mlp::WIDTHS[0]], &device);
+        let targets = mlp::targets(mlp::BATCH, mlp::WIDTHS[3], &device);
+        Box::new(move || {
+            let loss = mlp::cross_entropy(model.forward(x.clone()), targets.clone());
+            match pass {
+                Pass::Forward | Pass::ForwardAutodiff => vec![loss.into_data()],
+                Pass::ForwardBackward => {
+                    let grads = loss.backward();
+                    let mut out = model.grads_to_host(&grads);
+                    out.push(loss.into_data());
+                    out
+                }
+            }
+        })
+    })
+}
+
+/// Every workload of the suite, in the order of the issue.
+pub fn all() -> Vec<Workload> {
+    const N: usize = 4096;
+    let elements = N * N;
+    vec![
+        matmul_square("matmul_f32_256", 256, DType::F32),
+        matmul_square("matmul_f32_1024", 1024, DType::F32),
+        matmul_square("matmul_f32_2048", 2048, DType::F32),
+        matmul_square("matmul_f32_4096", 4096, DType::F32),
+        matmul_batched("matmul_f32_batched_64x128", 64, 128),
+        conv2d_3x3("conv2d_f32_b16_c64_56x56_k3", 16, 64, 56),
+        matmul_square("matmul_f16_1024", 1024, DType::F16),
+        matmul_square("matmul_bf16_1024", 1024, DType::BF16),
+        unary_2d("chain_f32_4096x4096", N, chain_bytes(elements), chain),
+        // Softmax must read the input and write the output at least once.
+        unary_2d(
+            "softmax_last_f32_4096x4096",
+            N,
+            (2 * 4 * elements) as f64,
+            softmax_last,
+        ),
+        unary_2d(
+            "sum_dim_last_f32_4096x4096",
+            N,
+            (4 * elements + 4 * N) as f64,
+            sum_last,
+        ),
+        add_tiny("add_f32_8x8", false),
+        add_tiny("add_f32_8x8_autodiff", true),
+        mlp_step("mlp_forward", Pass::Forward),
+        mlp_step("mlp_forward_autodiff", Pass::ForwardAutodiff),
+        mlp_step("mlp_forward_backward", Pass::ForwardBackward),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn values(t: Tensor<2>) -> Vec<f32> {
+        t.into_data().to_vec::<f32>().unwrap()
+    }
+
+    #[test]
+    fn chain_matches_hand_values() {
+        let x = Tensor::<2>::from_data([[0.0, -0.5]], &Device::flex());
+        // x = 0: tanh(e^1) = tanh(2.718281828) = 0.991328916
+        // x = -0.5: tanh(e^0) = tanh(1) = 0.761594156
+        let got = values(chain(x));
+        assert!((got[0] - 0.991_328_9).abs() < 1e-6, "{got:?}");
+        assert!((got[1] - 0.761_594_2).abs() < 1e-6, "{got:?}");
+    }
+
+    #[test]
+    fn softmax_last_normalises_each_row() {
+        let x = Tensor::<2>::from_data([[0.0, 0.0], [0.0, 2f32.ln()]], &Device::flex());
+        // Row 2: e^0 : e^ln2 = 1 : 2.
+        let got = values(softmax_last(x));
+        let want = [0.5, 0.5, 1.0 / 3.0, 2.0 / 3.0];
+        for (g, w) in got.iter().zip(want) {
+            assert!((g - w).abs() < 1e-6, "{got:?}");
+        }
+    }
+
+    #[test]
+    fn sum_last_keeps_the_reduced_dim() {
+        let x = Tensor::<2>::from_data([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], &Device::flex());
+        let out = sum_last(x);
+        assert_eq!(out.dims(), [2, 1]);
+        assert_eq!(values(out), vec![6.0, 15.0]);
+    }
+
+    #[test]
+    fn chain_bytes_follow_the_stream_definition() {
+        // 4096² f32 is 64 MiB; four ops each read and write it: 512 MiB.
+        assert_eq!(chain_bytes(4096 * 4096), (512u64 << 20) as f64);
+    }
+
+    #[test]
+    fn names_are_unique_and_all_in_the_pytorch_script() {
+        let script = include_str!("../pytorch/bench.py");
+        let list = all();
+        for (i, w) in list.iter().enumerate() {
+            assert!(
+                list[..i].iter().all(|o| o.name != w.name),
+                "duplicate {}",
+                w.name
+            );
+            assert!(
+                script.contains(&format!("\"{}\"", w.name)),
+                "{} missing from pytorch/bench.py",
+                w.name
+            );
+        }
+    }
+
+    #[test]
+    fn small_runners_return_host_data() {
+        let device = Device::flex();
+        let mut runner = matmul_square("m", 4, DType::F32).setup(&device);
+        assert_eq!(runner()[0].num_elements(), 16);
+        let mut runner = add_tiny("a", true).setup(&device);
+        assert_eq!(runner()[0].num_elements(), 64);
+    }
+}
