@@ -189,10 +189,14 @@ fn advisory_database_unavailable(output: &str) -> bool {
 }
 
 fn clippy() -> StepResult {
+    // With Flex enabled, so the code behind the backend features (tests and
+    // examples that need a device included) is linted too.
     runner::run(&mut cargo(&[
         "clippy",
         "--workspace",
         "--all-targets",
+        "--features",
+        "burn-backend-tests/flex,burn-tensor/flex,burn-dispatch/flex,burn/flex",
         "--",
         "-D",
         "warnings",

@@ -30,10 +30,17 @@ COMMANDS:
         Run a single step of run-checks. STEP is one of:
         format, typos, deny, clippy, no-std, tests.
 
-    books <burn|contributor> <build|open> [--port <N>]
-        Build the book with mdbook (installed when missing), or serve it and
-        open it in a browser. `open` uses port N when given, otherwise the
-        first free port from 3000 upwards.
+    books <burn|contributor> <build|check-links|test|open> [--port <N>]
+        Work on a book with mdbook (installed when missing):
+          build        build the HTML into <book-dir>/book; fails on any
+                       warning mdbook logs (a missing include, …), then
+                       runs check-links
+          check-links  check that every internal link of the built HTML
+                       (a page, a #anchor) resolves
+          test         build `burn` with `flex`, then compile and run the
+                       book's Rust blocks with `mdbook test`
+          open         serve the book and open it in a browser, on port N
+                       when given, otherwise the first free port from 3000
 
     rebuild-time
         Build a small application crate outside the workspace that depends on
@@ -131,7 +138,8 @@ fn parse_backend_options(options: &[&str]) -> Result<Backend, String> {
 }
 
 fn parse_books(rest: &[&str]) -> Result<Command, String> {
-    let usage = "usage: cargo xtask books <burn|contributor> <build|open> [--port <N>]";
+    let usage =
+        "usage: cargo xtask books <burn|contributor> <build|check-links|test|open> [--port <N>]";
     let [book, action, options @ ..] = rest else {
         return Err(format!("`books` needs a book and an action\n{usage}"));
     };
@@ -154,20 +162,7 @@ fn parse_books(rest: &[&str]) -> Result<Command, String> {
             (name, _) => return Err(format!("unknown option `{name}`\n{usage}")),
         }
     }
-    let action = match *action {
-        "build" => {
-            if port.is_some() {
-                return Err("`--port` only applies to `open`".to_string());
-            }
-            BookAction::Build
-        }
-        "open" => BookAction::Open { port },
-        other => {
-            return Err(format!(
-                "unknown book action `{other}`; expected build or open"
-            ));
-        }
-    };
+    let action = BookAction::from_name(action, port)?;
     Ok(Command::Books { book, action })
 }
 
@@ -237,7 +232,15 @@ mod tests {
                 action: BookAction::Open { port: Some(4000) }
             })
         );
+        assert_eq!(
+            parse_str("books burn check-links"),
+            Ok(Command::Books {
+                book: Book::Burn,
+                action: BookAction::CheckLinks
+            })
+        );
         assert!(parse_str("books burn build --port 4000").is_err());
+        assert!(parse_str("books burn test --port 4000").is_err());
         assert!(parse_str("books burn open --port 0").is_err());
         assert!(parse_str("books other build").is_err());
         assert!(parse_str("books burn").is_err());

@@ -11,6 +11,7 @@
 //! fresh machine and adds nothing to the dependency audit.
 
 mod books;
+mod books_links;
 mod checks;
 mod cli;
 mod rebuild;
