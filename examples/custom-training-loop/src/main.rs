@@ -11,6 +11,7 @@ use burn::nn::{Linear, LinearConfig, Relu};
 use burn::optim::{AdamConfig, GradientsParams};
 use burn::prelude::*;
 
+// ANCHOR: batch
 /// A batch: images flattened to `[batch, 64]`, digits `[batch]`.
 #[derive(Clone, Debug)]
 struct Batch {
@@ -31,7 +32,9 @@ fn batch(items: Vec<DigitsItem>, device: &Device) -> Batch {
         targets: Tensor::<1, Int>::from_data(labels.as_slice(), device),
     }
 }
+// ANCHOR_END: batch
 
+// ANCHOR: model
 /// A two-layer perceptron.
 #[derive(Module, Debug)]
 struct Mlp {
@@ -55,7 +58,9 @@ impl Mlp {
             .forward(self.activation.forward(self.hidden.forward(images)))
     }
 }
+// ANCHOR_END: model
 
+// ANCHOR: evaluate
 /// Loss and number of correct predictions of a batch.
 fn evaluate(model: &Mlp, batch: Batch) -> (Tensor<1>, usize) {
     let logits = model.forward(batch.images);
@@ -71,8 +76,10 @@ fn evaluate(model: &Mlp, batch: Batch) -> (Tensor<1>, usize) {
         .into_scalar::<i64>() as usize;
     (loss, correct)
 }
+// ANCHOR_END: evaluate
 
 fn main() {
+    // ANCHOR: setup
     let device = Device::default();
     device.seed(0);
     let train_device = device.clone().autodiff();
@@ -94,7 +101,9 @@ fn main() {
     let mut model = Mlp::new(&train_device).train();
     let mut optimizer = AdamConfig::new().init();
     let lr = 2e-3;
+    // ANCHOR_END: setup
 
+    // ANCHOR: loop
     for epoch in 1..=15 {
         let (mut loss_sum, mut correct, mut seen) = (0.0, 0, 0);
         for batch in train.iter() {
@@ -122,4 +131,5 @@ fn main() {
             100.0 * valid_correct as f64 / valid_seen as f64
         );
     }
+    // ANCHOR_END: loop
 }

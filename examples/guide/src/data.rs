@@ -6,6 +6,7 @@ use burn::data::dataset::vision::MnistDataset;
 use burn::data::dataset::{Dataset, DigitsDataset, InMemDataset};
 use burn::prelude::*;
 
+// ANCHOR: item
 /// A grayscale image and its digit, from either source.
 #[derive(Clone, Debug)]
 pub struct ImageItem {
@@ -15,6 +16,7 @@ pub struct ImageItem {
     /// The digit.
     pub label: u8,
 }
+// ANCHOR_END: item
 
 /// Which data set a run uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,6 +50,7 @@ impl Source {
     }
 }
 
+// ANCHOR: images
 /// The training and test images of a source.
 pub struct Images {
     /// Which source they come from.
@@ -57,6 +60,7 @@ pub struct Images {
     /// Test images (also used for validation after each epoch).
     pub test: InMemDataset<ImageItem>,
 }
+// ANCHOR_END: images
 
 /// MNIST's pixel mean and standard deviation (of the 0..1 values).
 const MNIST_MEAN: f32 = 0.1307;
@@ -77,6 +81,7 @@ fn collect<I>(
     )
 }
 
+// ANCHOR: mnist
 /// MNIST, or the reason it cannot be read or downloaded.
 pub fn mnist() -> Result<Images, String> {
     let train = MnistDataset::train().map_err(|e| e.to_string())?;
@@ -96,7 +101,9 @@ pub fn mnist() -> Result<Images, String> {
         test: collect(&test, convert),
     })
 }
+// ANCHOR_END: mnist
 
+// ANCHOR: digits
 /// The shipped 8×8 digits.
 pub fn digits() -> Images {
     let convert = |item: burn::data::dataset::DigitsItem| ImageItem {
@@ -114,7 +121,9 @@ pub fn digits() -> Images {
         test: collect(&DigitsDataset::test(), convert),
     }
 }
+// ANCHOR_END: digits
 
+// ANCHOR: batch
 /// A batch: images `[batch, 1, side, side]` and their digits `[batch]`.
 #[derive(Clone, Debug)]
 pub struct ImageBatch {
@@ -123,7 +132,9 @@ pub struct ImageBatch {
     /// The digits.
     pub targets: Tensor<1, Int>,
 }
+// ANCHOR_END: batch
 
+// ANCHOR: batcher
 /// Stacks the items of a batch into tensors on the loader's device.
 #[derive(Clone, Debug)]
 pub struct ImageBatcher {
@@ -152,3 +163,4 @@ impl Batcher<ImageItem, ImageBatch> for ImageBatcher {
         }
     }
 }
+// ANCHOR_END: batcher

@@ -10,11 +10,14 @@ use burn::store::RecordError;
 use crate::data::{ImageBatcher, ImageItem};
 use crate::model::{Model, ModelConfig};
 
+// ANCHOR: load
 /// The model saved at `path`, on `device`.
 pub fn load(config: &ModelConfig, path: &Path, device: &Device) -> Result<Model, RecordError> {
     config.init(device).try_load_file(path)
 }
+// ANCHOR_END: load
 
+// ANCHOR: evaluate
 /// `(correct, total)` over `dataset`.
 pub fn evaluate(
     model: &Model,
@@ -38,7 +41,9 @@ pub fn evaluate(
     }
     (correct, dataset.len())
 }
+// ANCHOR_END: evaluate
 
+// ANCHOR: classify
 /// The predicted digit of one image.
 pub fn classify(model: &Model, item: &ImageItem, side: usize, device: &Device) -> usize {
     let batch = burn::data::dataloader::batcher::Batcher::batch(
@@ -52,6 +57,7 @@ pub fn classify(model: &Model, item: &ImageItem, side: usize, device: &Device) -
         .argmax(1)
         .into_scalar::<i64>() as usize
 }
+// ANCHOR_END: classify
 
 /// The image as text, darker characters for more ink.
 pub fn ascii(item: &ImageItem, side: usize) -> String {

@@ -113,8 +113,10 @@ fn main() -> ExitCode {
         Source::Mnist => 2,
         Source::Digits => 12,
     };
+    // ANCHOR: config
     let config = TrainingConfig::new(ModelConfig::new(), AdamConfig::new())
         .with_num_epochs(options.epochs.unwrap_or(default_epochs));
+    // ANCHOR_END: config
 
     println!("Data set: {}", images.source.describe());
     println!(
@@ -160,12 +162,14 @@ fn main() -> ExitCode {
     }
     print!("{}", result.summary());
 
+    // ANCHOR: save
     let model_path = training::model_path(&options.artifacts);
     if let Err(error) = result.model.save_file(&model_path) {
         eprintln!("error: the model could not be saved: {error}");
         return ExitCode::FAILURE;
     }
     let (correct, total) = inference::evaluate(&result.model, &images.test, side, &device);
+    // ANCHOR_END: save
     println!(
         "Test accuracy: {:.2} % ({correct}/{total} test images of {})",
         100.0 * correct as f64 / total as f64,
@@ -176,6 +180,7 @@ fn main() -> ExitCode {
     );
     println!("Model saved to {}", model_path.display());
 
+    // ANCHOR: reload
     // Inference from the file, as a separate program would do it.
     let model = match inference::load(&config.model, &model_path, &device) {
         Ok(model) => model,
@@ -190,6 +195,7 @@ fn main() -> ExitCode {
         .get(index)
         .expect("the test set has more than 7 images");
     let predicted = inference::classify(&model, &item, side, &device);
+    // ANCHOR_END: reload
     println!(
         "Loaded the model back; test image #{index} (label {}):",
         item.label

@@ -1,6 +1,7 @@
 //! The model: a small convolutional network, and its training and
 //! validation steps.
 
+// ANCHOR: imports
 use burn::nn::loss::CrossEntropyLossConfig;
 use burn::nn::{
     AdaptiveAvgPool2d, AdaptiveAvgPool2dConfig, Conv2d, Conv2dConfig, Dropout, DropoutConfig,
@@ -8,9 +9,11 @@ use burn::nn::{
 };
 use burn::prelude::*;
 use burn::train::{ClassificationOutput, TrainOutput, TrainStep, ValidStep};
+// ANCHOR_END: imports
 
 use crate::data::ImageBatch;
 
+// ANCHOR: model
 /// Two 3×3 convolutions, a 2×2 max pool, a pool to a fixed 4×4 grid (so the
 /// same network reads 8×8 digits and 28×28 MNIST), and two linear layers.
 #[derive(Module, Debug)]
@@ -24,7 +27,9 @@ pub struct Model {
     linear2: Linear,
     activation: Relu,
 }
+// ANCHOR_END: model
 
+// ANCHOR: config
 /// The model's hyperparameters.
 #[derive(Config, Debug)]
 pub struct ModelConfig {
@@ -41,7 +46,9 @@ pub struct ModelConfig {
     #[config(default = 0.2)]
     pub dropout: f64,
 }
+// ANCHOR_END: config
 
+// ANCHOR: init
 impl ModelConfig {
     /// The model on `device`.
     pub fn init(&self, device: &Device) -> Model {
@@ -62,7 +69,9 @@ impl ModelConfig {
         }
     }
 }
+// ANCHOR_END: init
 
+// ANCHOR: forward
 impl Model {
     /// Class scores (logits) of a batch of images.
     pub fn forward(&self, images: Tensor<4>) -> Tensor<2> {
@@ -85,7 +94,9 @@ impl Model {
         ClassificationOutput::new(loss, output, targets)
     }
 }
+// ANCHOR_END: forward
 
+// ANCHOR: steps
 impl TrainStep<ImageBatch, ClassificationOutput> for Model {
     fn step(&self, batch: ImageBatch) -> TrainOutput<ClassificationOutput> {
         let item = self.forward_classification(batch);
@@ -98,3 +109,4 @@ impl ValidStep<ImageBatch, ClassificationOutput> for Model {
         self.forward_classification(batch)
     }
 }
+// ANCHOR_END: steps

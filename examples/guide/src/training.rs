@@ -14,6 +14,7 @@ use burn::train::{LearnerBuilder, LearnerError, TrainingResult};
 use crate::data::{ImageBatcher, Images};
 use crate::model::{Model, ModelConfig};
 
+// ANCHOR: config
 /// Everything about a training run but the data.
 #[derive(Config, Debug)]
 pub struct TrainingConfig {
@@ -37,6 +38,7 @@ pub struct TrainingConfig {
     #[config(default = 2e-3)]
     pub learning_rate: f64,
 }
+// ANCHOR_END: config
 
 /// How progress is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +71,7 @@ pub fn train(
         .save(artifacts.join("config.json"))
         .expect("the configuration can be saved");
 
+    // ANCHOR: loaders
     device.seed(config.seed);
     let side = images.source.side();
     let train_loader = DataLoaderBuilder::new(ImageBatcher::new(side))
@@ -80,7 +83,9 @@ pub fn train(
         .batch_size(config.batch_size)
         .num_workers(config.num_workers)
         .build(images.test.clone());
+    // ANCHOR_END: loaders
 
+    // ANCHOR: builder
     let mut builder = LearnerBuilder::new(artifacts)
         .metric_train_numeric(AccuracyMetric::new())
         .metric_valid_numeric(AccuracyMetric::new())
@@ -96,6 +101,8 @@ pub fn train(
     if let Some(epoch) = resume {
         builder = builder.checkpoint(epoch);
     }
+    // ANCHOR_END: builder
+    // ANCHOR: renderer
     builder = match display {
         Display::Auto => builder,
         Display::Dashboard => {
@@ -104,12 +111,15 @@ pub fn train(
         }
         Display::Text => builder.renderer(TextRenderer::new()),
     };
+    // ANCHOR_END: renderer
+    // ANCHOR: fit
     let learner = builder.build(
         config.model.init(device),
         config.optimizer.init(),
         config.learning_rate,
     );
     learner.fit(train_loader, valid_loader)
+    // ANCHOR_END: fit
 }
 
 /// Where the trained model is saved.
