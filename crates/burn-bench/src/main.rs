@@ -210,7 +210,7 @@ fn run(args: &RunArgs) -> Result<(), String> {
     }
 
     let notes = vec![
-        "mlp_train_step (Adam) not measured: no optimizer exists yet; \
+        "mlp_train_step (Adam) not measured yet (burn-optim landed after the suite was written); \
          mlp_forward_backward is forward + cross-entropy + backward + every gradient in host memory"
             .to_string(),
     ];
