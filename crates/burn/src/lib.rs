@@ -69,6 +69,8 @@
 //! let model = Mlp::new(&device);
 //! let logits = model.forward(Tensor::zeros([32, 784], &device));
 //! assert_eq!(logits.dims(), [32, 10]);
+//! // 784×128 + 128 (hidden) and 128×10 + 10 (output).
+//! assert_eq!(model.num_params(), 101_770);
 //! # }
 //! ```
 //!
