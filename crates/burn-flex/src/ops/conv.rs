@@ -46,6 +46,17 @@ struct Window {
     dilation: [usize; 3],
 }
 
+/// What the three kernels share besides their tensors: the window and the
+/// channel split.
+#[derive(Clone, Copy, Debug)]
+struct Geometry {
+    window: Window,
+    batch: usize,
+    channels: usize,
+    out_channels: usize,
+    groups: usize,
+}
+
 impl Window {
     fn in_vol(&self) -> usize {
         self.input.iter().product()
@@ -94,46 +105,33 @@ pub fn conv3d(
         padding: o.padding,
         dilation: o.dilation,
     };
-    let batch = out_shape.dims[0];
-    let (channels, out_channels) = (x.shape_ref().dims[1], out_shape.dims[1]);
+    let geometry = Geometry {
+        window,
+        batch: out_shape.dims[0],
+        channels: x.shape_ref().dims[1],
+        out_channels: out_shape.dims[1],
+        groups: o.groups,
+    };
     with_compute(dtype, out_shape, |t: Compute<'_>| match t {
-        Compute::F32(out) => forward::<f32>(
-            &x,
-            &weight,
-            bias.as_ref(),
-            out,
-            window,
-            batch,
-            channels,
-            out_channels,
-            o.groups,
-        ),
-        Compute::F64(out) => forward::<f64>(
-            &x,
-            &weight,
-            bias.as_ref(),
-            out,
-            window,
-            batch,
-            channels,
-            out_channels,
-            o.groups,
-        ),
+        Compute::F32(out) => forward::<f32>(&x, &weight, bias.as_ref(), out, geometry),
+        Compute::F64(out) => forward::<f64>(&x, &weight, bias.as_ref(), out, geometry),
     })
 }
 
-#[allow(clippy::too_many_arguments)]
 fn forward<T: Float>(
     x: &FlexTensor,
     weight: &FlexTensor,
     bias: Option<&FlexTensor>,
     out: &mut [T],
-    window: Window,
-    batch: usize,
-    channels: usize,
-    out_channels: usize,
-    groups: usize,
+    geometry: Geometry,
 ) {
+    let Geometry {
+        window,
+        batch,
+        channels,
+        out_channels,
+        groups,
+    } = geometry;
     let (x, weight) = (T::read(x), T::read(weight));
     let bias = bias.map(T::read);
     let (cg, og) = (channels / groups, out_channels / groups);
@@ -221,46 +219,33 @@ pub fn conv_transpose3d(
         padding: o.padding,
         dilation: o.dilation,
     };
-    let batch = out_shape.dims[0];
-    let (channels, out_channels) = (x.shape_ref().dims[1], out_shape.dims[1]);
+    let geometry = Geometry {
+        window,
+        batch: out_shape.dims[0],
+        channels: x.shape_ref().dims[1],
+        out_channels: out_shape.dims[1],
+        groups: o.groups,
+    };
     with_compute(dtype, out_shape, |t: Compute<'_>| match t {
-        Compute::F32(out) => transpose::<f32>(
-            &x,
-            &weight,
-            bias.as_ref(),
-            out,
-            window,
-            batch,
-            channels,
-            out_channels,
-            o.groups,
-        ),
-        Compute::F64(out) => transpose::<f64>(
-            &x,
-            &weight,
-            bias.as_ref(),
-            out,
-            window,
-            batch,
-            channels,
-            out_channels,
-            o.groups,
-        ),
+        Compute::F32(out) => transpose::<f32>(&x, &weight, bias.as_ref(), out, geometry),
+        Compute::F64(out) => transpose::<f64>(&x, &weight, bias.as_ref(), out, geometry),
     })
 }
 
-#[allow(clippy::too_many_arguments)]
 fn transpose<T: Float>(
     x: &FlexTensor,
     weight: &FlexTensor,
     bias: Option<&FlexTensor>,
     out: &mut [T],
-    window: Window,
-    batch: usize,
-    channels: usize,
-    out_channels: usize,
-    groups: usize,
+    geometry: Geometry,
 ) {
+    let Geometry {
+        window,
+        batch,
+        channels,
+        out_channels,
+        groups,
+    } = geometry;
     let (x, weight) = (T::read(x), T::read(weight));
     let bias = bias.map(T::read);
     let (cg, og) = (channels / groups, out_channels / groups);
@@ -325,43 +310,27 @@ pub fn conv3d_weight_backward(
         padding: o.padding,
         dilation: o.dilation,
     };
-    let (batch, channels) = (x.shape_ref().dims[0], x.shape_ref().dims[1]);
-    let out_channels = weight_shape.dims[0];
+    let geometry = Geometry {
+        window,
+        batch: x.shape_ref().dims[0],
+        channels: x.shape_ref().dims[1],
+        out_channels: weight_shape.dims[0],
+        groups: o.groups,
+    };
     with_compute(dtype, weight_shape, |t: Compute<'_>| match t {
-        Compute::F32(out) => weight_grad::<f32>(
-            &x,
-            &output_grad,
-            out,
-            window,
-            batch,
-            channels,
-            out_channels,
-            o.groups,
-        ),
-        Compute::F64(out) => weight_grad::<f64>(
-            &x,
-            &output_grad,
-            out,
-            window,
-            batch,
-            channels,
-            out_channels,
-            o.groups,
-        ),
+        Compute::F32(out) => weight_grad::<f32>(&x, &output_grad, out, geometry),
+        Compute::F64(out) => weight_grad::<f64>(&x, &output_grad, out, geometry),
     })
 }
 
-#[allow(clippy::too_many_arguments)]
-fn weight_grad<T: Float>(
-    x: &FlexTensor,
-    grad: &FlexTensor,
-    out: &mut [T],
-    window: Window,
-    batch: usize,
-    channels: usize,
-    out_channels: usize,
-    groups: usize,
-) {
+fn weight_grad<T: Float>(x: &FlexTensor, grad: &FlexTensor, out: &mut [T], geometry: Geometry) {
+    let Geometry {
+        window,
+        batch,
+        channels,
+        out_channels,
+        groups,
+    } = geometry;
     let (x, grad) = (T::read(x), T::read(grad));
     let (cg, og) = (channels / groups, out_channels / groups);
     let (k, p) = (cg * window.k_vol(), window.out_vol());
