@@ -6,6 +6,7 @@
 //! result is cached or reused between iterations, and no op can take over
 //! an input buffer in place (PyTorch's eager ops cannot either).
 
+use burn::optim::AdamConfig;
 use burn::prelude::*;
 use burn::tensor::activation::softmax;
 use burn::tensor::module::{ConvOptions, conv2d};
@@ -188,6 +189,32 @@ fn mlp_step(name: &'static str, pass: Pass) -> Workload {
     })
 }
 
+/// Forward, loss, backward and an Adam step (defaults, lr [`mlp::LR`]) per
+/// iteration, ending with the loss in host memory. The model and Adam's
+/// moments carry over from one iteration to the next, as in training; the
+/// flops are those of `mlp_forward_backward` (Adam's work is element-wise).
+fn mlp_train_step(name: &'static str) -> Workload {
+    let flops = Mlp::forward_flops(&mlp::WIDTHS, mlp::BATCH)
+        + Mlp::backward_flops(&mlp::WIDTHS, mlp::BATCH);
+    Workload::new(name, Kind::Model, flops, move |device| {
+        let device = device.clone().autodiff();
+        // An `Option` so the step can take the model by value (the update
+        // may then reuse the parameters' buffers) and put the new one back.
+        let mut model = Some(Mlp::new(&mlp::WIDTHS, &device));
+        let mut optimizer = AdamConfig::new().init();
+        let x = uniform([mlp::BATCH, mlp::WIDTHS[0]], &device);
+        let targets = mlp::targets(mlp::BATCH, mlp::WIDTHS[3], &device);
+        Box::new(move || {
+            let current = model
+                .take()
+                .expect("the model is put back after every step");
+            let (next, loss) = mlp::train_step(current, &mut optimizer, x.clone(), targets.clone());
+            model = Some(next);
+            vec![loss]
+        })
+    })
+}
+
 /// Every workload of the suite, in the order of the issue.
 pub fn all() -> Vec<Workload> {
     const N: usize = 4096;
@@ -220,6 +247,7 @@ pub fn all() -> Vec<Workload> {
         mlp_step("mlp_forward", Pass::Forward),
         mlp_step("mlp_forward_autodiff", Pass::ForwardAutodiff),
         mlp_step("mlp_forward_backward", Pass::ForwardBackward),
+        mlp_train_step("mlp_train_step"),
     ]
 }
 
@@ -291,5 +319,20 @@ mod tests {
         assert_eq!(runner()[0].num_elements(), 16);
         let mut runner = add_tiny("a", true).setup(&device);
         assert_eq!(runner()[0].num_elements(), 64);
+    }
+
+    #[test]
+    fn train_step_runner_carries_the_model_across_iterations() {
+        // On one fixed batch a small Adam step lowers the loss each time;
+        // a runner that rebuilt or failed to keep the model would repeat it.
+        let mut runner = mlp_train_step("t").setup(&Device::flex());
+        let losses: Vec<f32> = (0..3)
+            .map(|_| {
+                let out = runner();
+                assert_eq!(out.len(), 1);
+                out[0].to_vec::<f32>().unwrap()[0]
+            })
+            .collect();
+        assert!(losses.windows(2).all(|w| w[1] < w[0]), "{losses:?}");
     }
 }

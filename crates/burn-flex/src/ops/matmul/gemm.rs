@@ -17,11 +17,8 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::kernel::{GemmFloat, KernelFn};
+use super::kernel::{GemmFloat, MAX_MR, MAX_TILE, Tiling};
 use super::{Load, MatRef, converted};
-
-/// The largest `MR * NR` of any kernel (edge tiles go through a stack tile).
-const MAX_TILE: usize = 6 * 16;
 
 /// Splits `len` into `parts` near-equal contiguous ranges; part `i` is
 /// `[bound(i), bound(i + 1))`.
@@ -30,10 +27,11 @@ fn bound(len: usize, parts: usize, i: usize) -> usize {
     len * i / parts
 }
 
-/// `k` in blocks of at most `KC`, all of near-equal size: `(start, len)`.
-/// Depends on `k` only, which keeps results independent of threading.
-pub(crate) fn k_blocks<T: GemmFloat>(k: usize) -> impl Iterator<Item = (usize, usize)> {
-    let parts = k.div_ceil(T::KC);
+/// `k` in blocks of at most `kc`, all of near-equal size: `(start, len)`.
+/// Depends on `k` and the tiling only, which keeps results independent of
+/// threading.
+fn k_blocks(k: usize, kc: usize) -> impl Iterator<Item = (usize, usize)> {
+    let parts = k.div_ceil(kc);
     (0..parts).map(move |i| {
         (
             bound(k, parts, i),
@@ -104,6 +102,7 @@ impl<T> Drop for Scratch<T> {
 /// Packs rows `i0..i0 + mc`, columns `p0..p0 + kc` of `a` into `MR`-row
 /// panels (`kc` groups of `MR` values each), zero-padding the last panel.
 fn pack_a<S: Load<T>, T: GemmFloat>(
+    mr_: usize,
     a: MatRef<'_, S>,
     i0: usize,
     mc: usize,
@@ -111,10 +110,9 @@ fn pack_a<S: Load<T>, T: GemmFloat>(
     kc: usize,
     dst: &mut [T],
 ) {
-    let mr_ = T::MR;
-    // Conversion space for six source rows (empty when `S` is `T`).
+    // Conversion space for a panel's source rows (empty when `S` is `T`).
     let mut tmp = if S::CONVERTS {
-        vec![T::default(); 6 * kc]
+        vec![T::default(); mr_ * kc]
     } else {
         Vec::new()
     };
@@ -135,16 +133,18 @@ fn pack_a<S: Load<T>, T: GemmFloat>(
                 let s = a.idx(r0, p0 + p);
                 S::load_run(&a.data[s..s + rows], &mut g[..rows]);
             }
-        } else if a.cs == 1 && rows == 6 && mr_ == 6 {
-            // Row-major A, full panel: gather one value of each of the six
-            // rows per step, so the writes are contiguous.
+        } else if a.cs == 1 && rows == mr_ {
+            // Row-major A, full panel: gather one value of each row per
+            // step, so the writes are contiguous.
             let mut bufs = tmp.chunks_exact_mut(kc);
-            let src: [&[T]; 6] = core::array::from_fn(|i| {
+            let mut src: [&[T]; MAX_MR] = [&[]; MAX_MR];
+            for (i, r) in src[..mr_].iter_mut().enumerate() {
                 let s = a.idx(r0 + i, p0);
-                converted(&a.data[s..s + kc], bufs.next().unwrap_or_default())
-            });
-            for (p, g) in d.chunks_exact_mut(6).enumerate() {
-                for (x, r) in g.iter_mut().zip(&src) {
+                *r = converted(&a.data[s..s + kc], bufs.next().unwrap_or_default());
+            }
+            let src = &src[..mr_];
+            for (p, g) in d.chunks_exact_mut(mr_).enumerate() {
+                for (x, r) in g.iter_mut().zip(src) {
                     *x = r[p];
                 }
             }
@@ -170,7 +170,9 @@ fn pack_a<S: Load<T>, T: GemmFloat>(
 /// Packs rows `p0..p0 + kc`, columns `j0..j0 + nc` of `b` into `NR`-column
 /// panels (`kc` groups of `NR` values each), zero-padding the last panel.
 /// `dst` may hold only some of the panels: it starts at panel `first`.
+#[allow(clippy::too_many_arguments)]
 fn pack_b<S: Load<T>, T: GemmFloat>(
+    nr_: usize,
     b: MatRef<'_, S>,
     p0: usize,
     kc: usize,
@@ -179,7 +181,6 @@ fn pack_b<S: Load<T>, T: GemmFloat>(
     first: usize,
     dst: &mut [T],
 ) {
-    let nr_ = T::NR;
     let mut tmp = if S::CONVERTS && b.cs != 1 {
         vec![T::default(); kc]
     } else {
@@ -258,7 +259,7 @@ impl<T: GemmFloat> Out<T> {
 /// One block of packed A against panels of packed B: the two inner loops.
 #[allow(clippy::too_many_arguments)]
 fn macro_kernel<T: GemmFloat>(
-    kernel: KernelFn<T>,
+    tiling: &Tiling<T>,
     kc: usize,
     apack: &[T],
     i0: usize,
@@ -269,7 +270,7 @@ fn macro_kernel<T: GemmFloat>(
     out: Out<T>,
     accumulate: bool,
 ) {
-    let (mr_, nr_) = (T::MR, T::NR);
+    let (kernel, mr_, nr_) = (tiling.kernel, tiling.mr, tiling.nr);
     for (q, bp) in bpanels.chunks_exact(kc * nr_).enumerate() {
         let jj = j0 + q * nr_;
         let nr = nr_.min(j0 + ncols - jj);
@@ -285,7 +286,7 @@ fn macro_kernel<T: GemmFloat>(
                 // SAFETY: `ap`/`bp` are whole packed panels (`kc * MR`,
                 // `kc * NR` elements); the MR×NR tile at `c` is inside the
                 // output (checked by `tile`) and owned by this task; `kernel`
-                // came from `GemmFloat::kernel`, which checked the CPU.
+                // came from `GemmFloat::tiling`, which checked the CPU.
                 unsafe { kernel(kc, ap.as_ptr(), bp.as_ptr(), c, out.ldc, accumulate) };
             } else {
                 let mut tmp = [T::default(); MAX_TILE];
@@ -338,8 +339,11 @@ pub(crate) fn gemm<S: Load<T>, T: GemmFloat>(
     out: &mut [T],
     threads: usize,
 ) {
-    let (mr_, nr_) = (T::MR, T::NR);
-    assert!(mr_ * nr_ <= MAX_TILE && T::MC % mr_ == 0 && T::NC % nr_ == 0);
+    let tiling = T::tiling();
+    let (mr_, nr_) = (tiling.mr, tiling.nr);
+    assert!(
+        mr_ * nr_ <= MAX_TILE && tiling.mc.is_multiple_of(mr_) && tiling.nc.is_multiple_of(nr_)
+    );
     assert_eq!(
         out.len(),
         m * n,
@@ -349,14 +353,13 @@ pub(crate) fn gemm<S: Load<T>, T: GemmFloat>(
     if m == 0 || n == 0 || k == 0 {
         return;
     }
-    let kernel = T::kernel();
     let parallel = threads > 1;
 
     // Row blocks of whole MR panels: at least enough for A blocks to fit in
     // L2, and a multiple of the thread count so the split is even. With few
     // rows, the threads split the columns instead.
     let panels = m.div_ceil(mr_);
-    let min_blocks = panels.div_ceil(T::MC / mr_);
+    let min_blocks = panels.div_ceil(tiling.mc / mr_);
     let (row_blocks, col_groups) = if !parallel {
         (min_blocks, 1)
     } else if panels >= 8 * threads {
@@ -372,9 +375,9 @@ pub(crate) fn gemm<S: Load<T>, T: GemmFloat>(
         (p0 * mr_, (p1 * mr_).min(m) - p0 * mr_)
     };
     let max_panels = panels.div_ceil(row_blocks);
-    let kc_max = k.div_ceil(k.div_ceil(T::KC));
+    let kc_max = k.div_ceil(k.div_ceil(tiling.kc));
 
-    let nc_max = T::NC.min(n.div_ceil(nr_) * nr_);
+    let nc_max = tiling.nc.min(n.div_ceil(nr_) * nr_);
     let mut bpack = Scratch::<T>::new(1, kc_max * nc_max);
     let out = Out {
         ptr: out.as_mut_ptr(),
@@ -382,14 +385,14 @@ pub(crate) fn gemm<S: Load<T>, T: GemmFloat>(
         ldc: n,
     };
 
-    for jc in (0..n).step_by(T::NC) {
-        let nc = T::NC.min(n - jc);
+    for jc in (0..n).step_by(tiling.nc) {
+        let nc = tiling.nc.min(n - jc);
         let col_panels = nc.div_ceil(nr_);
-        for (bi, (pc, kc)) in k_blocks::<T>(k).enumerate() {
+        for (bi, (pc, kc)) in k_blocks(k, tiling.kc).enumerate() {
             let bpack = &mut bpack.slice_mut()[..col_panels * kc * nr_];
             // Pack B, in chunks of panels (parallel when large).
             let chunk = 8 * kc * nr_;
-            let pack = |ci: usize, d: &mut [T]| pack_b(b, pc, kc, jc, nc, ci * 8, d);
+            let pack = |ci: usize, d: &mut [T]| pack_b(nr_, b, pc, kc, jc, nc, ci * 8, d);
             #[cfg(feature = "rayon")]
             if parallel && col_panels > 8 {
                 use rayon::prelude::*;
@@ -425,12 +428,12 @@ pub(crate) fn gemm<S: Load<T>, T: GemmFloat>(
                         return;
                     }
                     let apack = &mut abuf.slice_mut()[..mc.div_ceil(mr_) * mr_ * kc];
-                    pack_a(a, i0, mc, pc, kc, apack);
+                    pack_a(mr_, a, i0, mc, pc, kc, apack);
                     let j0 = q0 * nr_;
                     let ncols = (q1 * nr_).min(nc) - j0;
                     let bpanels = &bpack[q0 * kc * nr_..q1 * kc * nr_];
                     macro_kernel(
-                        kernel,
+                        &tiling,
                         kc,
                         apack,
                         i0,

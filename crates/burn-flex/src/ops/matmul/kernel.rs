@@ -14,7 +14,44 @@
 pub(crate) type KernelFn<T> =
     unsafe fn(kc: usize, a: *const T, b: *const T, c: *mut T, ldc: usize, accumulate: bool);
 
-/// The compute types of the float GEMM, with their tile and block sizes.
+/// The largest `MR * NR` of any kernel (edge tiles go through a stack tile).
+pub(crate) const MAX_TILE: usize = 12 * 32;
+/// The largest `MR` of any kernel.
+pub(crate) const MAX_MR: usize = 12;
+
+/// A micro-kernel with its tile and the block sizes that feed it, chosen
+/// once per call from what the CPU supports.
+#[derive(Clone, Copy)]
+pub(crate) struct Tiling<T> {
+    /// The micro-kernel.
+    pub kernel: KernelFn<T>,
+    /// Rows of a micro-tile.
+    pub mr: usize,
+    /// Columns of a micro-tile.
+    pub nr: usize,
+    /// Rows of a packed A block (a multiple of `mr`): sized for L2.
+    pub mc: usize,
+    /// Depth of a packed block: a `kc × nr` B panel stays in L1.
+    pub kc: usize,
+    /// Columns of a packed B block (a multiple of `nr`): sized for L3.
+    pub nc: usize,
+}
+
+impl<T> Tiling<T> {
+    const fn new(kernel: KernelFn<T>, mr: usize, nr: usize, mc: usize, kc: usize) -> Self {
+        assert!(mr <= MAX_MR && mr * nr <= MAX_TILE && mc.is_multiple_of(mr));
+        Self {
+            kernel,
+            mr,
+            nr,
+            mc,
+            kc,
+            nc: 4096,
+        }
+    }
+}
+
+/// The compute types of the float GEMM.
 pub(crate) trait GemmFloat:
     bytemuck::Pod
     + Default
@@ -24,31 +61,33 @@ pub(crate) trait GemmFloat:
     + core::ops::Mul<Output = Self>
     + 'static
 {
-    /// Rows of a micro-tile.
-    const MR: usize;
-    /// Columns of a micro-tile.
-    const NR: usize;
-    /// Rows of a packed A block (a multiple of `MR`): sized for L2.
-    const MC: usize;
-    /// Depth of a packed block: a `KC × NR` B panel stays in L1.
-    const KC: usize;
-    /// Columns of a packed B block (a multiple of `NR`): sized for L3.
-    const NC: usize;
-    /// The fastest micro-kernel this CPU runs.
-    fn kernel() -> KernelFn<Self>;
+    /// The fastest micro-kernel this CPU runs, with its block sizes.
+    fn tiling() -> Tiling<Self>;
+}
+
+/// Whether the CPU runs the AVX-512 kernels (F for the arithmetic, VL is
+/// implied by every CPU that has F and runs a current OS, checked anyway).
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+fn has_avx512() -> bool {
+    std::is_x86_feature_detected!("avx512f")
+}
+
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+fn has_avx2_fma() -> bool {
+    std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
 }
 
 impl GemmFloat for f32 {
-    const MR: usize = 6;
-    const NR: usize = 16;
-    const MC: usize = 144;
-    const KC: usize = 256;
-    const NC: usize = 4096;
-
-    fn kernel() -> KernelFn<f32> {
+    fn tiling() -> Tiling<f32> {
         #[cfg(all(target_arch = "x86_64", feature = "std"))]
-        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-            return x86::kernel_f32_6x16;
+        {
+            if has_avx512() {
+                // 24 zmm accumulators; a 256 × 32 B panel is 32 KiB (L1).
+                return Tiling::new(x86::kernel_f32_12x32, 12, 32, 240, 256);
+            }
+            if has_avx2_fma() {
+                return Tiling::new(x86::kernel_f32_6x16, 6, 16, 144, 256);
+            }
         }
         #[cfg(all(
             target_arch = "x86_64",
@@ -56,23 +95,22 @@ impl GemmFloat for f32 {
             target_feature = "avx2",
             target_feature = "fma"
         ))]
-        return x86::kernel_f32_6x16;
+        return Tiling::new(x86::kernel_f32_6x16, 6, 16, 144, 256);
         #[allow(unreachable_code)]
-        portable::<f32, 6, 16>
+        Tiling::new(portable::<f32, 6, 16>, 6, 16, 144, 256)
     }
 }
 
 impl GemmFloat for f64 {
-    const MR: usize = 6;
-    const NR: usize = 8;
-    const MC: usize = 72;
-    const KC: usize = 256;
-    const NC: usize = 4096;
-
-    fn kernel() -> KernelFn<f64> {
+    fn tiling() -> Tiling<f64> {
         #[cfg(all(target_arch = "x86_64", feature = "std"))]
-        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-            return x86::kernel_f64_6x8;
+        {
+            if has_avx512() {
+                return Tiling::new(x86::kernel_f64_12x16, 12, 16, 120, 256);
+            }
+            if has_avx2_fma() {
+                return Tiling::new(x86::kernel_f64_6x8, 6, 8, 72, 256);
+            }
         }
         #[cfg(all(
             target_arch = "x86_64",
@@ -80,9 +118,9 @@ impl GemmFloat for f64 {
             target_feature = "avx2",
             target_feature = "fma"
         ))]
-        return x86::kernel_f64_6x8;
+        return Tiling::new(x86::kernel_f64_6x8, 6, 8, 72, 256);
         #[allow(unreachable_code)]
-        portable::<f64, 6, 8>
+        Tiling::new(portable::<f64, 6, 8>, 6, 8, 72, 256)
     }
 }
 
@@ -137,7 +175,7 @@ mod x86 {
     /// broadcasts of A feed twelve FMAs (BLIS's Haswell shape).
     ///
     /// # Safety
-    /// The CPU supports AVX2 and FMA (checked by `GemmFloat::kernel` before this
+    /// The CPU supports AVX2 and FMA (checked by `GemmFloat::tiling` before this
     /// function is handed out), and the pointer contract of
     /// [`super::KernelFn`] holds with `MR = 6`, `NR = 16`.
     #[target_feature(enable = "avx2,fma")]
@@ -245,6 +283,115 @@ mod x86 {
             }
         }
     }
+    /// 12×32 f32 tile in 24 zmm accumulators; per step two B vectors and
+    /// twelve broadcasts of A feed 24 FMAs, enough independent chains to
+    /// keep two FMA units busy through their latency.
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F (checked by `GemmFloat::tiling` before this
+    /// function is handed out), and the pointer contract of
+    /// [`super::KernelFn`] holds with `MR = 12`, `NR = 32`.
+    // Picked by run-time detection only, which needs `std`.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn kernel_f32_12x32(
+        kc: usize,
+        a: *const f32,
+        b: *const f32,
+        c: *mut f32,
+        ldc: usize,
+        accumulate: bool,
+    ) {
+        for i in 0..12 {
+            // Prefetching never faults; the addresses are the tile's.
+            _mm_prefetch::<_MM_HINT_T0>(c.wrapping_add(i * ldc) as *const i8);
+            _mm_prefetch::<_MM_HINT_T0>(c.wrapping_add(i * ldc + 31) as *const i8);
+        }
+        let mut acc = [[_mm512_setzero_ps(); 2]; 12];
+        let (mut a, mut b) = (a, b);
+        for _ in 0..kc {
+            // SAFETY: `kc` steps of 12 (A) and 32 (B) elements stay inside
+            // the packed panels by the caller's contract.
+            unsafe {
+                let b0 = _mm512_loadu_ps(b);
+                let b1 = _mm512_loadu_ps(b.add(16));
+                for (i, row) in acc.iter_mut().enumerate() {
+                    let x = _mm512_set1_ps(*a.add(i));
+                    row[0] = _mm512_fmadd_ps(x, b0, row[0]);
+                    row[1] = _mm512_fmadd_ps(x, b1, row[1]);
+                }
+                a = a.add(12);
+                b = b.add(32);
+            }
+        }
+        for (i, row) in acc.iter().enumerate() {
+            // SAFETY: row `i < 12` of the tile is writable for 32 elements
+            // at `c + i * ldc` (caller's contract).
+            unsafe {
+                let p = c.add(i * ldc);
+                let (mut v0, mut v1) = (row[0], row[1]);
+                if accumulate {
+                    v0 = _mm512_add_ps(_mm512_loadu_ps(p), v0);
+                    v1 = _mm512_add_ps(_mm512_loadu_ps(p.add(16)), v1);
+                }
+                _mm512_storeu_ps(p, v0);
+                _mm512_storeu_ps(p.add(16), v1);
+            }
+        }
+    }
+
+    /// 12×16 f64 tile: the f32 AVX-512 kernel's shape with 8-lane vectors.
+    ///
+    /// # Safety
+    /// As [`kernel_f32_12x32`], with `MR = 12`, `NR = 16`.
+    // Picked by run-time detection only, which needs `std`.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn kernel_f64_12x16(
+        kc: usize,
+        a: *const f64,
+        b: *const f64,
+        c: *mut f64,
+        ldc: usize,
+        accumulate: bool,
+    ) {
+        for i in 0..12 {
+            // Prefetching never faults; the addresses are the tile's.
+            _mm_prefetch::<_MM_HINT_T0>(c.wrapping_add(i * ldc) as *const i8);
+            _mm_prefetch::<_MM_HINT_T0>(c.wrapping_add(i * ldc + 15) as *const i8);
+        }
+        let mut acc = [[_mm512_setzero_pd(); 2]; 12];
+        let (mut a, mut b) = (a, b);
+        for _ in 0..kc {
+            // SAFETY: `kc` steps of 12 (A) and 16 (B) elements stay inside
+            // the packed panels by the caller's contract.
+            unsafe {
+                let b0 = _mm512_loadu_pd(b);
+                let b1 = _mm512_loadu_pd(b.add(8));
+                for (i, row) in acc.iter_mut().enumerate() {
+                    let x = _mm512_set1_pd(*a.add(i));
+                    row[0] = _mm512_fmadd_pd(x, b0, row[0]);
+                    row[1] = _mm512_fmadd_pd(x, b1, row[1]);
+                }
+                a = a.add(12);
+                b = b.add(16);
+            }
+        }
+        for (i, row) in acc.iter().enumerate() {
+            // SAFETY: row `i < 12` of the tile is writable for 16 elements
+            // at `c + i * ldc` (caller's contract).
+            unsafe {
+                let p = c.add(i * ldc);
+                let (mut v0, mut v1) = (row[0], row[1]);
+                if accumulate {
+                    v0 = _mm512_add_pd(_mm512_loadu_pd(p), v0);
+                    v1 = _mm512_add_pd(_mm512_loadu_pd(p.add(8)), v1);
+                }
+                _mm512_storeu_pd(p, v0);
+                _mm512_storeu_pd(p.add(8), v1);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -300,7 +447,22 @@ mod tests {
 
     #[test]
     fn selected_kernels() {
-        check::<f32>(f32::kernel(), f32::MR, f32::NR);
-        check::<f64>(f64::kernel(), f64::MR, f64::NR);
+        let (t32, t64) = (f32::tiling(), f64::tiling());
+        check::<f32>(t32.kernel, t32.mr, t32.nr);
+        check::<f64>(t64.kernel, t64.mr, t64.nr);
+    }
+
+    /// Every kernel this CPU can run, not only the selected one.
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    #[test]
+    fn x86_kernels() {
+        if has_avx2_fma() {
+            check::<f32>(x86::kernel_f32_6x16, 6, 16);
+            check::<f64>(x86::kernel_f64_6x8, 6, 8);
+        }
+        if has_avx512() {
+            check::<f32>(x86::kernel_f32_12x32, 12, 32);
+            check::<f64>(x86::kernel_f64_12x16, 12, 16);
+        }
     }
 }

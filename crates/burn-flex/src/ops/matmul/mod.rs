@@ -3,8 +3,9 @@
 //!
 //! - **f32 / f64**: a BLIS-style blocked GEMM ([`gemm`]): B packed into
 //!   `KC × NR` panels, A into `MC × KC` blocks of `MR`-row panels, and an FMA
-//!   micro-kernel ([`kernel`]; AVX2+FMA intrinsics when the CPU has them,
-//!   otherwise a portable kernel LLVM vectorizes). Packing reads any strides,
+//!   micro-kernel chosen at run time with its block sizes ([`kernel`]:
+//!   AVX-512 12×32 tiles, else AVX2+FMA 6×16, else a portable kernel LLVM
+//!   vectorizes). Packing reads any strides,
 //!   so transposed, sliced, flipped and broadcast operands are never copied
 //!   first.
 //! - **f16 / bf16**: operands are widened to f32 once, the f32 GEMM
