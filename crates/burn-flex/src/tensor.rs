@@ -69,6 +69,21 @@ impl FlexTensor {
         Self::new(Arc::new(bytes), Layout::contiguous(shape), dtype)
     }
 
+    /// Like [`build`](Self::build), for a `fill` that writes every element:
+    /// the slice it receives holds unspecified values (a recycled buffer of
+    /// an earlier output, see [`Bytes::for_overwrite`]), which saves zeroing
+    /// the buffer and, for large outputs, faulting in fresh pages.
+    pub fn build_overwrite<E: Pod>(
+        shape: Shape,
+        dtype: DType,
+        fill: impl FnOnce(&mut [E]),
+    ) -> Self {
+        let n = shape.num_elements();
+        let mut bytes = Bytes::for_overwrite(n * core::mem::size_of::<E>());
+        fill(bytes.as_mut_slice_of::<E>());
+        Self::new(Arc::new(bytes), Layout::contiguous(shape), dtype)
+    }
+
     /// Imports data, converting bool storage to the native one-byte form.
     pub fn from_data(data: TensorData) -> Self {
         let data = match data.dtype {

@@ -4,6 +4,21 @@
 //! importantly here, every primitive element type. Because the start of the
 //! buffer is always that aligned, reinterpreting it as `&[f32]`, `&[u64]`,
 //! ... can never fail on alignment, only on length.
+//!
+//! ## Recycling large buffers
+//!
+//! A fresh allocation of many megabytes is a new mapping from the OS: every
+//! 4 KiB page faults on first touch and is zeroed by the kernel, and the
+//! allocator zeroes it once more for [`Bytes::zeroed`]. A backend that
+//! writes a 64 MiB output per op spends a fifth of an element-wise op
+//! there. Buffers made by [`Bytes::for_overwrite`] (kernel outputs) are
+//! therefore handed, when dropped, to a small bounded cache (with `std`,
+//! from [`RECYCLE_MIN`] bytes up: at most 8 buffers and 256 MiB), and the
+//! next `for_overwrite` of the same size takes one back with its pages
+//! already mapped and nothing to zero. Every other constructor allocates
+//! and frees exactly as before, so memory accounting of data that is not a
+//! kernel output is unchanged; [`Bytes::release_recycled`] empties the
+//! cache.
 #![allow(unsafe_code)]
 
 use alloc::alloc::{Layout, alloc, alloc_zeroed, dealloc, handle_alloc_error};
@@ -25,6 +40,8 @@ pub struct Bytes {
     // or is a dangling pointer aligned to `ALIGN` when `len == 0`.
     ptr: NonNull<u8>,
     len: usize,
+    // Made by `for_overwrite`: goes to the recycling cache when dropped.
+    recycle: bool,
     // Tells the compiler we own the bytes (auto traits, variance).
     _owns: PhantomData<[u8]>,
 }
@@ -56,6 +73,7 @@ impl Bytes {
             return Self {
                 ptr: Self::dangling(),
                 len,
+                recycle: false,
                 _owns: PhantomData,
             };
         }
@@ -72,6 +90,7 @@ impl Bytes {
         Self {
             ptr,
             len,
+            recycle: false,
             _owns: PhantomData,
         }
     }
@@ -79,6 +98,40 @@ impl Bytes {
     /// A buffer of `len` zero bytes.
     pub fn zeroed(len: usize) -> Self {
         Self::allocate(len, true)
+    }
+
+    /// A buffer of `len` initialised bytes of unspecified value, for a
+    /// caller that overwrites all of them (a kernel writing its output).
+    ///
+    /// The bytes are zeros, or the stale contents of a recycled buffer of
+    /// the same length (see the [module docs](self)); in debug builds a
+    /// recycled buffer is filled with `0xFF` first, so a kernel that skips
+    /// an element shows NaNs or -1s in tests instead of plausible values.
+    /// The buffer is recycled again when dropped.
+    pub fn for_overwrite(len: usize) -> Self {
+        let mut out = match recycler::take(len) {
+            Some(ptr) => {
+                let mut out = Self {
+                    ptr,
+                    len,
+                    recycle: false,
+                    _owns: PhantomData,
+                };
+                if cfg!(debug_assertions) {
+                    out.fill(0xFF);
+                }
+                out
+            }
+            None => Self::allocate(len, true),
+        };
+        out.recycle = len >= RECYCLE_MIN;
+        out
+    }
+
+    /// Frees every buffer the recycling cache holds (see the
+    /// [module docs](self)); returns how many bytes it held.
+    pub fn release_recycled() -> usize {
+        recycler::release()
     }
 
     /// Copy a byte slice into a new aligned buffer.
@@ -165,11 +218,119 @@ fn check_elem<E>(len: usize) {
 
 impl Drop for Bytes {
     fn drop(&mut self) {
-        if self.len > 0 {
+        if self.len > 0 && !(self.recycle && recycler::put(self.ptr, self.len)) {
             // SAFETY: non-empty buffers were allocated by `allocate` with
-            // exactly this layout and are freed only here.
+            // exactly this layout and are freed only here (or by the
+            // recycler, which then owns them).
             unsafe { dealloc(self.ptr.as_ptr(), Self::layout(self.len)) };
         }
+    }
+}
+
+/// Buffers from this many bytes up are recycled (1 MiB: below it the
+/// allocator keeps freed memory mapped on its own).
+pub const RECYCLE_MIN: usize = 1 << 20;
+
+/// The cache of freed [`Bytes::for_overwrite`] buffers. Only buffers of at
+/// least [`RECYCLE_MIN`] bytes reach it, so the lock is taken once per
+/// megabyte-sized allocation, never on the small-tensor path.
+#[cfg(feature = "std")]
+mod recycler {
+    use alloc::vec::Vec;
+    use core::ptr::NonNull;
+    use std::sync::{Mutex, MutexGuard};
+
+    use super::{Bytes, RECYCLE_MIN, dealloc};
+
+    /// Most buffers held.
+    const MAX_BUFFERS: usize = 8;
+    /// Most bytes held.
+    const MAX_BYTES: usize = 256 << 20;
+
+    /// A freed buffer: `len` initialised bytes allocated with
+    /// `Bytes::layout(len)`, owned by the cache.
+    struct Free {
+        ptr: NonNull<u8>,
+        len: usize,
+    }
+
+    // SAFETY: a `Free` uniquely owns its allocation, as `Bytes` does.
+    unsafe impl Send for Free {}
+
+    /// Oldest first.
+    static CACHE: Mutex<Vec<Free>> = Mutex::new(Vec::new());
+
+    fn cache() -> MutexGuard<'static, Vec<Free>> {
+        // The list stays consistent even if a holder panicked.
+        CACHE
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The most recently freed buffer of exactly `len` bytes, if any.
+    pub(super) fn take(len: usize) -> Option<NonNull<u8>> {
+        if len < RECYCLE_MIN {
+            return None;
+        }
+        let mut cache = cache();
+        let pos = cache.iter().rposition(|f| f.len == len)?;
+        Some(cache.remove(pos).ptr)
+    }
+
+    /// Keeps a buffer of `len` bytes at `ptr` for reuse; `false` if it is too
+    /// large to keep (the caller then frees it). Evicts the oldest buffers
+    /// past the bounds.
+    pub(super) fn put(ptr: NonNull<u8>, len: usize) -> bool {
+        if !(RECYCLE_MIN..=MAX_BYTES).contains(&len) {
+            return false;
+        }
+        cache().push(Free { ptr, len });
+        loop {
+            // One eviction per lock, freed outside it.
+            let evicted = {
+                let mut cache = cache();
+                let held: usize = cache.iter().map(|f| f.len).sum();
+                if cache.len() > MAX_BUFFERS || held > MAX_BYTES {
+                    Some(cache.remove(0))
+                } else {
+                    None
+                }
+            };
+            match evicted {
+                Some(f) => free(f),
+                None => return true,
+            }
+        }
+    }
+
+    pub(super) fn release() -> usize {
+        let all = core::mem::take(&mut *cache());
+        let held = all.iter().map(|f| f.len).sum();
+        all.into_iter().for_each(free);
+        held
+    }
+
+    fn free(f: Free) {
+        // SAFETY: the cache owned this allocation, made with this layout.
+        unsafe { dealloc(f.ptr.as_ptr(), Bytes::layout(f.len)) };
+    }
+}
+
+/// Without `std` there is no lock to guard a shared cache: nothing is kept.
+#[cfg(not(feature = "std"))]
+mod recycler {
+    use core::ptr::NonNull;
+
+    pub(super) fn take(_len: usize) -> Option<NonNull<u8>> {
+        None
+    }
+
+    pub(super) fn put(_ptr: NonNull<u8>, _len: usize) -> bool {
+        false
+    }
+
+    pub(super) fn release() -> usize {
+        0
     }
 }
 
@@ -272,5 +433,59 @@ impl<'de> Visitor<'de> for BytesVisitor {
             out.push(byte);
         }
         Ok(Bytes::from_vec(out))
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::*;
+
+    /// One test for the whole recycler: it is process-wide state, and test
+    /// functions run in parallel. The sizes are used by no other test.
+    #[test]
+    fn for_overwrite_recycles_only_its_own_large_buffers() {
+        const LEN: usize = RECYCLE_MIN + 3 * 64;
+
+        // A dropped `for_overwrite` buffer comes back for the same length,
+        // with its bytes initialised (0xFF in debug, the old ones otherwise).
+        let mut first = Bytes::for_overwrite(LEN);
+        first.fill(7);
+        let ptr = first.as_ptr();
+        drop(first);
+        let again = Bytes::for_overwrite(LEN);
+        assert_eq!(again.as_ptr(), ptr, "the freed buffer is reused");
+        let expected = if cfg!(debug_assertions) { 0xFF } else { 7 };
+        assert!(again.iter().all(|&b| b == expected));
+        // Another length does not take it.
+        drop(again);
+        let other = Bytes::for_overwrite(LEN + 64);
+        assert_ne!(other.as_ptr(), ptr);
+        assert!(other.iter().all(|&b| b == 0), "a fresh buffer is zeroed");
+        drop(other);
+
+        // `zeroed` neither takes from the cache nor gives back to it.
+        let zeroed = Bytes::zeroed(LEN);
+        assert!(zeroed.iter().all(|&b| b == 0));
+        drop(zeroed);
+
+        // Small buffers are not kept; releasing frees what is held.
+        drop(Bytes::for_overwrite(RECYCLE_MIN - 64));
+        let held = Bytes::release_recycled();
+        assert!(held >= 2 * LEN + 64, "released {held} bytes");
+        assert_eq!(Bytes::release_recycled(), 0);
+        let fresh = Bytes::for_overwrite(LEN);
+        assert!(fresh.iter().all(|&b| b == 0), "nothing left to recycle");
+
+        // The cache keeps at most 8 buffers, evicting the oldest.
+        drop(fresh);
+        let many: Vec<Bytes> = (0..10).map(|_| Bytes::for_overwrite(LEN)).collect();
+        let ptrs: Vec<*const u8> = many.iter().map(|b| b.as_ptr()).collect();
+        drop(many);
+        let kept: Vec<Bytes> = (0..8).map(|_| Bytes::for_overwrite(LEN)).collect();
+        for b in &kept {
+            assert!(ptrs[2..].contains(&b.as_ptr()), "the newest 8 are kept");
+        }
+        drop(kept);
+        Bytes::release_recycled();
     }
 }

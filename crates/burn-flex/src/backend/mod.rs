@@ -51,6 +51,16 @@ impl Backend for Flex {
 }
 
 // Composites: the defaults over Flex's primitives, until a measured reason
-// says otherwise.
-impl ActivationOps<Self> for Flex {}
+// says otherwise. Softmax has one: fused, it reads each line once instead
+// of five passes over four temporaries (131 ms -> 10 ms on 4096 x 4096 f32
+// rows, 2 threads).
+impl ActivationOps<Self> for Flex {
+    fn softmax(tensor: FlexTensor, dim: usize) -> FlexTensor {
+        crate::ops::softmax::softmax(tensor, dim, false)
+    }
+
+    fn log_softmax(tensor: FlexTensor, dim: usize) -> FlexTensor {
+        crate::ops::softmax::softmax(tensor, dim, true)
+    }
+}
 impl TransactionOps<Self> for Flex {}

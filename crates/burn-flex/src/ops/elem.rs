@@ -14,7 +14,7 @@ use half::{bf16, f16};
 use num_traits::Float;
 
 /// A float compute type (f32 or f64).
-pub(crate) trait Real: Float + Send + Sync + 'static {
+pub(crate) trait Real: Float + Pod + Send + Sync + 'static {
     /// `2^(mantissa bits)`: every float at least this large is an integer.
     const INT_THRESHOLD: Self;
     /// The error function.

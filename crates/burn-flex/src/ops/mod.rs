@@ -12,5 +12,6 @@ pub mod matmul;
 pub mod pool;
 pub mod reduce;
 pub mod shape;
+pub mod softmax;
 pub mod sort;
 pub mod unary;

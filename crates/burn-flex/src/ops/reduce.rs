@@ -6,8 +6,9 @@
 //!
 //! Accuracy and determinism:
 //! - a contiguous run is folded in blocks of [`BLOCK`] elements by [`LANES`]
-//!   independent accumulators, and blocks are combined pairwise, so a float
-//!   sum of `n` elements has an error growing like `log n`, not `n`;
+//!   independent accumulators (each adds `BLOCK / LANES` = 16 elements in
+//!   sequence), and blocks are combined pairwise, so a float sum of `n`
+//!   elements has an error growing like `log n`, not `n`;
 //! - reductions over a non-last dim add whole rows into an accumulator row
 //!   (vectorized, no strided gathers), again pairwise over blocks of
 //!   [`ROW_BLOCK`] rows;
@@ -25,7 +26,7 @@ use bytemuck::Pod;
 use half::{bf16, f16};
 
 use crate::FlexTensor;
-use crate::engine::PARALLEL_THRESHOLD;
+use crate::engine::{PARALLEL_THRESHOLD, VECTORIZE_MIN, vectorized, vectorized_len};
 use crate::layout::{Layout, contiguous_strides, simplify_many};
 
 /// Reductions.
@@ -229,10 +230,15 @@ impl Fold for MinOp {
 
 // ----------------------------------------------------------- folding kernels
 
-/// Independent accumulators per block (vector lanes, and latency hiding).
-const LANES: usize = 8;
+/// Independent accumulators per block: four AVX-512 registers of f32, so
+/// the adds of a row overlap their latency. They are kept as [`GROUPS`]
+/// arrays of [`GROUP`] lanes: LLVM keeps a 16-element array in registers,
+/// but leaves a 64-element one in memory (a load and a store per add).
+const LANES: usize = GROUPS * GROUP;
+const GROUPS: usize = 4;
+const GROUP: usize = 16;
 /// Elements folded lane-wise before blocks are combined pairwise.
-const BLOCK: usize = 256;
+const BLOCK: usize = 1024;
 /// Rows added sequentially into an accumulator row before row blocks are
 /// combined pairwise.
 const ROW_BLOCK: usize = 32;
@@ -252,50 +258,121 @@ fn join<A, B>(a: impl FnOnce() -> A, b: impl FnOnce() -> B) -> (A, B) {
     (a(), b())
 }
 
+/// [`fold_block`] compiled for the widest instruction set of the CPU.
+///
+/// Never inlined, on purpose: inlined into a loop over blocks or rows, the
+/// SLP vectorizer pairs the accumulator lanes two by two (64-bit loads),
+/// while as its own function it keeps them in four full registers.
+#[inline(never)]
+fn fold_block_any<A: Acc, O: Fold>(x: &[A]) -> A {
+    vectorized(
+        #[inline(always)]
+        || fold_block::<A, O>(x),
+    )
+}
+
 /// Folds one block of accumulator values with [`LANES`] accumulators,
 /// combined in a fixed tree.
-#[inline]
+#[inline(always)]
 fn fold_block<A: Acc, O: Fold>(x: &[A]) -> A {
-    let mut acc = [O::init::<A>(); LANES];
+    let mut acc = [[O::init::<A>(); GROUP]; GROUPS];
     let mut chunks = x.chunks_exact(LANES);
     for c in &mut chunks {
-        for j in 0..LANES {
-            acc[j] = O::apply(acc[j], c[j]);
-        }
+        fold_step::<A, O>(&mut acc, c);
     }
-    for (a, &v) in acc.iter_mut().zip(chunks.remainder()) {
-        *a = O::apply(*a, v);
+    // The tail, padded with the identity, as one more full step: every
+    // index stays a constant, so the accumulators live in registers. (A
+    // sum lane is never -0.0, so adding the +0.0 padding changes no bit.)
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut pad = [O::init::<A>(); LANES];
+        pad[..rest.len()].copy_from_slice(rest);
+        fold_step::<A, O>(&mut acc, &pad);
+    }
+    // Lane `g * GROUP + j` is `acc[g][j]`: the tree of halving widths.
+    let mut lanes = [O::init::<A>(); LANES];
+    for (l, a) in lanes.chunks_exact_mut(GROUP).zip(&acc) {
+        l.copy_from_slice(a);
     }
     let mut width = LANES;
     while width > 1 {
         width /= 2;
         for j in 0..width {
-            acc[j] = O::apply(acc[j], acc[j + width]);
+            lanes[j] = O::apply(lanes[j], lanes[j + width]);
         }
     }
-    acc[0]
+    lanes[0]
 }
 
-/// Folds a contiguous run: blocks lane-wise, blocks pairwise. The split
-/// points depend only on the length, so the result does too.
-pub(crate) fn fold_slice<E: Num, O: Fold>(x: &[E]) -> E::A {
-    if x.len() <= BLOCK {
-        if let Some(a) = as_acc::<E>(x) {
-            return fold_block::<E::A, O>(a);
+/// Folds `LANES` values into the lanes.
+#[inline(always)]
+fn fold_step<A: Acc, O: Fold>(acc: &mut [[A; GROUP]; GROUPS], c: &[A]) {
+    let c: &[A; LANES] = c.try_into().expect("a full step");
+    for g in 0..GROUPS {
+        for j in 0..GROUP {
+            acc[g][j] = O::apply(acc[g][j], c[g * GROUP + j]);
         }
-        let mut buf = [<E::A as Acc>::ZERO; BLOCK];
-        let buf = &mut buf[..x.len()];
-        E::load_slice(x, buf);
-        return fold_block::<E::A, O>(buf);
     }
-    let mid = x.len().div_ceil(BLOCK) / 2 * BLOCK;
-    let (l, r) = x.split_at(mid);
-    let (a, b) = if x.len() >= JOIN_MIN {
-        join(|| fold_slice::<E, O>(l), || fold_slice::<E, O>(r))
-    } else {
-        (fold_slice::<E, O>(l), fold_slice::<E, O>(r))
+}
+
+/// Folds a contiguous run: blocks lane-wise, blocks pairwise. The tree
+/// depends only on the length, so the result does too. Runs above
+/// [`JOIN_MIN`] are halved (at a block boundary) onto two threads.
+pub(crate) fn fold_slice<E: Num, O: Fold>(x: &[E]) -> E::A {
+    if x.len() >= JOIN_MIN {
+        let mid = x.len().div_ceil(BLOCK) / 2 * BLOCK;
+        let (l, r) = x.split_at(mid);
+        let (a, b) = join(|| fold_slice::<E, O>(l), || fold_slice::<E, O>(r));
+        return O::apply(a, b);
+    }
+    fold_run::<E, O>(x)
+}
+
+/// Folds the blocks of a run one after another and combines their partials
+/// pairwise through a stack: block `i` merges once per trailing one bit of
+/// `i`, which builds complete power-of-two subtrees left to right (depth
+/// `log2` of the block count), then the leftover subtrees are combined.
+#[inline]
+fn fold_run<E: Num, O: Fold>(x: &[E]) -> E::A {
+    // One entry per level of the tree: room for 2^24 blocks, far more than
+    // the `JOIN_MIN` elements a caller passes.
+    let mut stack = [O::init::<E::A>(); 24];
+    let mut depth = 0;
+    for (i, block) in x.chunks(BLOCK).enumerate() {
+        // Short runs (small rows) stay at baseline width: entering the wide
+        // variant costs more than it saves on them.
+        let fold = |a: &[E::A]| {
+            if a.len() >= VECTORIZE_MIN {
+                fold_block_any::<E::A, O>(a)
+            } else {
+                fold_block::<E::A, O>(a)
+            }
+        };
+        let mut v = match as_acc::<E>(block) {
+            Some(a) => fold(a),
+            None => {
+                let mut buf = [<E::A as Acc>::ZERO; BLOCK];
+                let buf = &mut buf[..block.len()];
+                E::load_slice(block, buf);
+                fold(buf)
+            }
+        };
+        let mut k = i;
+        while k & 1 == 1 {
+            depth -= 1;
+            v = O::apply(stack[depth], v);
+            k >>= 1;
+        }
+        stack[depth] = v;
+        depth += 1;
+    }
+    let Some(mut acc) = depth.checked_sub(1).map(|top| stack[top]) else {
+        return O::init();
     };
-    O::apply(a, b)
+    for d in (0..depth - 1).rev() {
+        acc = O::apply(stack[d], acc);
+    }
+    acc
 }
 
 /// Folds `n` elements spaced by `stride` from `start`, through a gather
@@ -339,19 +416,25 @@ fn fold_rows<E: Num, O: Fold>(
 ) {
     let w = acc.len();
     if rows <= ROW_BLOCK {
-        acc.fill(O::init());
-        for r in 0..rows {
-            let s = (start + r as isize * stride) as usize;
-            let row = &storage[s..s + w];
-            match as_acc::<E>(row) {
-                Some(row) => add_row::<E::A, O>(acc, row),
-                None => {
-                    let buf = &mut scratch[..w];
-                    E::load_slice(row, buf);
-                    add_row::<E::A, O>(acc, buf);
+        vectorized_len(
+            w * rows,
+            #[inline(always)]
+            || {
+                acc.fill(O::init());
+                for r in 0..rows {
+                    let s = (start + r as isize * stride) as usize;
+                    let row = &storage[s..s + w];
+                    match as_acc::<E>(row) {
+                        Some(row) => add_row::<E::A, O>(acc, row),
+                        None => {
+                            let buf = &mut scratch[..w];
+                            E::load_slice(row, buf);
+                            add_row::<E::A, O>(acc, buf);
+                        }
+                    }
                 }
-            }
-        }
+            },
+        );
         return;
     }
     let mid = rows.div_ceil(ROW_BLOCK) / 2 * ROW_BLOCK;
@@ -365,7 +448,11 @@ fn fold_rows<E: Num, O: Fold>(
         tmp,
         rest,
     );
-    add_row::<E::A, O>(acc, tmp);
+    vectorized_len(
+        w,
+        #[inline(always)]
+        || add_row::<E::A, O>(acc, tmp),
+    );
 }
 
 // -------------------------------------------------------------- line layouts
@@ -505,8 +592,10 @@ fn fold_lines<E: Num, O: Fold>(storage: &[E], lines: &Lines, out: &mut [E::A]) {
     if len == 0 {
         out.fill(O::init());
     } else if stride == 1 || len == 1 {
-        // Each line is a contiguous run.
-        let task = (GRAIN / len).max(1);
+        // Each line is a contiguous run: tasks of whole lines, four times
+        // the usual grain, as a task streams its input at memory speed and
+        // rayon's cost per task is then a few percent of it.
+        let task = (4 * GRAIN / len).max(1);
         drive(
             out,
             lines,
@@ -663,7 +752,7 @@ fn dim_typed<E: Num, O: Fold>(tensor: &FlexTensor, dim: usize, dtype: DType) -> 
     }
     let lines = Lines::new(tensor.layout(), dim);
     let storage = tensor.storage::<E>();
-    FlexTensor::build::<E>(out_shape, dtype, |out| match as_acc_mut::<E>(out) {
+    FlexTensor::build_overwrite::<E>(out_shape, dtype, |out| match as_acc_mut::<E>(out) {
         Some(acc) => fold_lines::<E, O>(storage, &lines, acc),
         None => {
             let mut acc = vec![O::init::<E::A>(); n_out];
@@ -728,7 +817,7 @@ fn arg_typed<E: Num, const MAX: bool>(tensor: &FlexTensor, dim: usize) -> FlexTe
     let storage = tensor.storage::<E>();
     let (len, stride, cs) = (lines.len, lines.stride, lines.col_stride());
     let parallel = len.saturating_mul(n_out) >= PARALLEL_THRESHOLD;
-    FlexTensor::build::<i64>(out_shape, DType::I64, |out| {
+    FlexTensor::build_overwrite::<i64>(out_shape, DType::I64, |out| {
         if stride == 1 || len == 1 {
             let task = (GRAIN / len).max(1);
             drive(
@@ -842,7 +931,7 @@ fn cum_typed<E: Num, O: Fold>(mut tensor: FlexTensor, dim: usize) -> FlexTensor 
     let src = contiguous
         .contiguous_slice::<E>()
         .expect("a row-major copy is contiguous");
-    FlexTensor::build::<E>(shape, dtype, |out| {
+    FlexTensor::build_overwrite::<E>(shape, dtype, |out| {
         out.copy_from_slice(src);
         scan::<E, O>(out, len, inner);
     })
