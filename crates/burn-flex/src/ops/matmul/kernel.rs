@@ -65,27 +65,21 @@ pub(crate) trait GemmFloat:
     fn tiling() -> Tiling<Self>;
 }
 
-/// Whether the CPU runs the AVX-512 kernels (F for the arithmetic, VL is
-/// implied by every CPU that has F and runs a current OS, checked anyway).
+// The instruction set comes from the element-wise engine's detection
+// (`engine::isa`, run once): its AVX-512 level implies the F subset these
+// kernels use, its AVX2 level implies AVX2 + FMA.
 #[cfg(all(target_arch = "x86_64", feature = "std"))]
-fn has_avx512() -> bool {
-    std::is_x86_feature_detected!("avx512f")
-}
-
-#[cfg(all(target_arch = "x86_64", feature = "std"))]
-fn has_avx2_fma() -> bool {
-    std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
-}
+use crate::engine::{Isa, isa};
 
 impl GemmFloat for f32 {
     fn tiling() -> Tiling<f32> {
         #[cfg(all(target_arch = "x86_64", feature = "std"))]
         {
-            if has_avx512() {
+            if isa() == Isa::Avx512 {
                 // 24 zmm accumulators; a 256 × 32 B panel is 32 KiB (L1).
                 return Tiling::new(x86::kernel_f32_12x32, 12, 32, 240, 256);
             }
-            if has_avx2_fma() {
+            if isa() == Isa::Avx2 {
                 return Tiling::new(x86::kernel_f32_6x16, 6, 16, 144, 256);
             }
         }
@@ -105,10 +99,10 @@ impl GemmFloat for f64 {
     fn tiling() -> Tiling<f64> {
         #[cfg(all(target_arch = "x86_64", feature = "std"))]
         {
-            if has_avx512() {
+            if isa() == Isa::Avx512 {
                 return Tiling::new(x86::kernel_f64_12x16, 12, 16, 120, 256);
             }
-            if has_avx2_fma() {
+            if isa() == Isa::Avx2 {
                 return Tiling::new(x86::kernel_f64_6x8, 6, 8, 72, 256);
             }
         }
@@ -456,11 +450,11 @@ mod tests {
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
     #[test]
     fn x86_kernels() {
-        if has_avx2_fma() {
+        if isa() != Isa::Portable {
             check::<f32>(x86::kernel_f32_6x16, 6, 16);
             check::<f64>(x86::kernel_f64_6x8, 6, 8);
         }
-        if has_avx512() {
+        if isa() == Isa::Avx512 {
             check::<f32>(x86::kernel_f32_12x32, 12, 32);
             check::<f64>(x86::kernel_f64_12x16, 12, 16);
         }
