@@ -61,30 +61,41 @@ impl StepKind {
             StepKind::Format => Step::new(self.name(), format),
             StepKind::Typos => Step::new(self.name(), typos),
             StepKind::Deny => Step::new(self.name(), deny),
-            StepKind::Clippy => Step::new(self.name(), clippy),
+            StepKind::Clippy => Step::new(self.name(), move || clippy(backend)),
             StepKind::NoStd => Step::new(self.name(), no_std),
             StepKind::Tests => Step::new(self.name(), move || tests(backend)),
         }
     }
 }
 
-/// The backend the test step runs against.
+/// The backend the clippy and test steps build for.
 ///
-/// Today the workspace tests run on flex. Once a `burn-backend-tests` crate
-/// exists, each variant maps to its own test invocation (a per-backend cargo
-/// alias or feature) in [`Backend::test_command`].
+/// Flex (the default) runs the whole workspace's tests. A CubeCL runtime
+/// runs the shared suites of `burn-backend-tests` and burn-cubecl's own
+/// tests with that runtime's feature; its clippy step lints the workspace
+/// with the runtime's features on top of Flex's, so burn-cubecl's kernels and
+/// the code behind the runtime features are linted too.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Backend {
     #[default]
     Flex,
+    /// The CubeCL backend on WGPU (Mesa's lavapipe where there is no GPU).
+    Wgpu,
+    /// The CubeCL backend on CUDA (needs an NVIDIA GPU to run the tests).
+    Cuda,
 }
 
+/// The features that enable Flex for every crate whose tests need a backend.
+const FLEX_FEATURES: &str = "burn-backend-tests/flex,burn-tensor/flex,burn-dispatch/flex,burn/flex";
+
 impl Backend {
-    pub const SUPPORTED: [Backend; 1] = [Backend::Flex];
+    pub const SUPPORTED: [Backend; 3] = [Backend::Flex, Backend::Wgpu, Backend::Cuda];
 
     pub fn name(self) -> &'static str {
         match self {
             Backend::Flex => "flex",
+            Backend::Wgpu => "wgpu",
+            Backend::Cuda => "cuda",
         }
     }
 
@@ -111,9 +122,52 @@ impl Backend {
                 "--workspace",
                 "--release",
                 "--features",
-                "burn-backend-tests/flex,burn-tensor/flex,burn-dispatch/flex,burn/flex",
+                FLEX_FEATURES,
+            ],
+            // The shared suites on the runtime, and the backend's own tests.
+            Backend::Wgpu => &[
+                "test",
+                "--release",
+                "-p",
+                "burn-backend-tests",
+                "-p",
+                "burn-cubecl",
+                "--features",
+                "burn-backend-tests/wgpu,burn-cubecl/wgpu",
+            ],
+            Backend::Cuda => &[
+                "test",
+                "--release",
+                "-p",
+                "burn-backend-tests",
+                "-p",
+                "burn-cubecl",
+                "--features",
+                "burn-backend-tests/cuda,burn-cubecl/cuda",
             ],
         }
+    }
+
+    /// The `--features` of the clippy step: Flex's, plus the runtime's for
+    /// the CubeCL backends (never `--all-features`: the CubeCL `cpu` runtime
+    /// downloads LLVM while building).
+    pub fn clippy_features(self) -> String {
+        let runtime = match self {
+            Backend::Flex => return FLEX_FEATURES.to_string(),
+            Backend::Wgpu => "wgpu",
+            Backend::Cuda => "cuda",
+        };
+        let extra: Vec<String> = [
+            "burn-cubecl",
+            "burn-dispatch",
+            "burn-tensor",
+            "burn",
+            "burn-backend-tests",
+        ]
+        .iter()
+        .map(|krate| format!("{krate}/{runtime}"))
+        .collect();
+        format!("{FLEX_FEATURES},{}", extra.join(","))
     }
 }
 
@@ -188,15 +242,16 @@ fn advisory_database_unavailable(output: &str) -> bool {
     tools::looks_like_no_network(output) || (about_database && fetch_failed)
 }
 
-fn clippy() -> StepResult {
-    // With Flex enabled, so the code behind the backend features (tests and
-    // examples that need a device included) is linted too.
+fn clippy(backend: Backend) -> StepResult {
+    // With the backend's features enabled, so the code behind them (tests
+    // and examples that need a device included) is linted too.
+    let features = backend.clippy_features();
     runner::run(&mut cargo(&[
         "clippy",
         "--workspace",
         "--all-targets",
         "--features",
-        "burn-backend-tests/flex,burn-tensor/flex,burn-dispatch/flex,burn/flex",
+        &features,
         "--",
         "-D",
         "warnings",
@@ -269,9 +324,54 @@ mod tests {
 
     #[test]
     fn unknown_backend_error_lists_the_supported_ones() {
-        let err = Backend::from_name("wgpu").unwrap_err();
-        assert!(err.contains("`wgpu`"), "{err}");
-        assert!(err.contains("supported backends: flex"), "{err}");
+        let err = Backend::from_name("tpu").unwrap_err();
+        assert!(err.contains("`tpu`"), "{err}");
+        assert!(
+            err.contains("supported backends: flex, wgpu, cuda"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn backend_names_round_trip() {
+        for backend in Backend::SUPPORTED {
+            assert_eq!(Backend::from_name(backend.name()), Ok(backend));
+        }
+        assert_eq!(Backend::from_name("wgpu"), Ok(Backend::Wgpu));
+        assert_eq!(Backend::from_name("cuda"), Ok(Backend::Cuda));
+    }
+
+    #[test]
+    fn cubecl_runtimes_test_the_shared_suites_and_the_backend() {
+        assert_eq!(
+            Backend::Wgpu.test_command().join(" "),
+            "test --release -p burn-backend-tests -p burn-cubecl \
+             --features burn-backend-tests/wgpu,burn-cubecl/wgpu"
+        );
+        assert_eq!(
+            Backend::Cuda.test_command().join(" "),
+            "test --release -p burn-backend-tests -p burn-cubecl \
+             --features burn-backend-tests/cuda,burn-cubecl/cuda"
+        );
+        assert!(Backend::Flex.test_command().contains(&"--workspace"));
+    }
+
+    #[test]
+    fn clippy_lints_burn_cubecl_with_the_runtime() {
+        let flex = Backend::Flex.clippy_features();
+        assert!(!flex.contains("burn-cubecl"), "{flex}");
+        let wgpu = Backend::Wgpu.clippy_features();
+        assert!(wgpu.starts_with(&flex), "{wgpu}");
+        assert!(wgpu.contains("burn-cubecl/wgpu"), "{wgpu}");
+        assert!(wgpu.contains("burn-backend-tests/wgpu"), "{wgpu}");
+        assert!(!wgpu.contains("cuda"), "{wgpu}");
+        assert!(Backend::Cuda.clippy_features().contains("burn-cubecl/cuda"));
+        for backend in Backend::SUPPORTED {
+            // `cpu` downloads LLVM while building: never enabled here.
+            let features = backend.clippy_features();
+            assert!(!features.contains("/cpu"), "{features}");
+            assert!(!backend.test_command().contains(&"--all-features"));
+        }
     }
 
     #[test]

@@ -19,9 +19,12 @@ COMMANDS:
           typos    typos (spell check; installs typos-cli when missing)
           deny     cargo deny check licenses bans sources, then advisories
                    (installs cargo-deny when missing)
-          clippy   cargo clippy --workspace --all-targets -- -D warnings
+          clippy   cargo clippy --workspace --all-targets -- -D warnings, with
+                   the backend's features (a CubeCL runtime's on top of Flex's)
           no-std   cargo build --no-default-features for the no_std crates
-          tests    cargo test --workspace --release, with the backend's features
+          tests    flex: cargo test --workspace --release, with Flex enabled;
+                   wgpu, cuda: cargo test --release -p burn-backend-tests
+                   -p burn-cubecl, with the runtime's feature
         A tool that cannot be installed because there is no network is skipped
         with a notice, as is the advisory check when its database cannot be
         fetched.
@@ -52,10 +55,13 @@ COMMANDS:
 
 OPTIONS:
     --backend <NAME>
-        Backend the tests run against. Supported: flex (the default).
+        Backend the clippy and tests steps build for. Supported: flex (the
+        default), wgpu (the CubeCL backend on WGPU; runs on Mesa's lavapipe
+        without a GPU), cuda (the CubeCL backend on CUDA; needs an NVIDIA GPU).
 
 EXAMPLES:
     cargo run-checks
+    cargo run-checks --backend wgpu
     cargo xtask check typos
     cargo xtask books contributor open --port 4000
 ";
@@ -198,9 +204,33 @@ mod tests {
 
     #[test]
     fn unsupported_backend_lists_supported_names() {
-        let err = parse_str("run-checks --backend cuda").unwrap_err();
-        assert!(err.contains("cuda"), "{err}");
-        assert!(err.contains("flex"), "{err}");
+        let err = parse_str("run-checks --backend tpu").unwrap_err();
+        assert!(err.contains("tpu"), "{err}");
+        assert!(err.contains("flex, wgpu, cuda"), "{err}");
+    }
+
+    #[test]
+    fn cubecl_runtimes_are_backends() {
+        assert_eq!(
+            parse_str("run-checks --backend wgpu"),
+            Ok(Command::RunChecks {
+                backend: Backend::Wgpu
+            })
+        );
+        assert_eq!(
+            parse_str("run-checks --backend=cuda"),
+            Ok(Command::RunChecks {
+                backend: Backend::Cuda
+            })
+        );
+        assert_eq!(
+            parse_str("check tests --backend wgpu"),
+            Ok(Command::Check {
+                step: StepKind::Tests,
+                backend: Backend::Wgpu
+            })
+        );
+        assert!(HELP.contains("wgpu"));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! the executable; `device()` is the backend's default device with an
 //! autodiff context, configured before the first tensor.
 #![allow(clippy::non_minimal_cfg)]
-#![cfg(any(feature = "flex"))]
+#![cfg(any(feature = "flex", feature = "wgpu", feature = "cuda"))]
 #![allow(clippy::approx_constant)]
 
 use std::sync::Once;
@@ -15,13 +15,25 @@ use burn::tensor::{Device, DeviceConfig, DeviceError, Element};
 
 /// The float element type of this executable.
 pub type FloatElem = f32;
-/// The int element type of this executable.
+/// The int element type of this executable: `i64` on Flex; `i32` on the
+/// CubeCL backend (`wgpu`, `cuda`), its default int dtype (64-bit integers
+/// are optional on GPUs: WGSL has none). Tests that need 64-bit integers
+/// ask for `DType::I64` explicitly and skip themselves where
+/// `device.supports_dtype(DType::I64)` is false.
+#[cfg(not(any(feature = "wgpu", feature = "cuda")))]
 pub type IntElem = i64;
+/// The int element type of this executable: `i64` on Flex; `i32` on the
+/// CubeCL backend (`wgpu`, `cuda`), its default int dtype (64-bit integers
+/// are optional on GPUs: WGSL has none). Tests that need 64-bit integers
+/// ask for `DType::I64` explicitly and skip themselves where
+/// `device.supports_dtype(DType::I64)` is false.
+#[cfg(any(feature = "wgpu", feature = "cuda"))]
+pub type IntElem = i32;
 
 /// The device under test, with an autodiff context (no checkpointing).
 pub fn device() -> Device {
     static CONFIGURE: Once = Once::new();
-    let mut device = Device::default();
+    let mut device = common::backend::plain_device();
     CONFIGURE.call_once(|| {
         let config = DeviceConfig::default()
             .float_dtype(<FloatElem as Element>::DTYPE)

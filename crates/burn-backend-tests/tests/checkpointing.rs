@@ -9,6 +9,11 @@
 //! keeps two activations for its backward step (~10 MiB over the chain);
 //! with balanced checkpointing, the rounds keep nothing and are recomputed
 //! from the matmul output during backward.
+//!
+//! Flex only, on `Device::flex()` even when a GPU feature is on too: the
+//! counter sees host memory, and a GPU backend keeps its tensors in device
+//! memory, out of its sight. The gradients of both strategies are compared
+//! on every backend by the autodiff suite's `checkpointing` module.
 #![cfg(feature = "flex")]
 
 use burn::tensor::{Checkpointing, Device, Tensor, TensorData};
@@ -104,7 +109,7 @@ fn input(phase: f64, device: &Device) -> Tensor<2> {
 /// Peak heap bytes above the starting point during forward + backward, and
 /// the gradient of `x` (to compare the strategies' results).
 fn run(checkpointing: Checkpointing, steps: usize) -> (usize, TensorData) {
-    let device = Device::default().autodiff_with_checkpointing(checkpointing);
+    let device = Device::flex().autodiff_with_checkpointing(checkpointing);
     let x = input(0.0, &device).require_grad();
     let w = input(1.0, &device).require_grad();
     let start = counting::current();

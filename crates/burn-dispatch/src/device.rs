@@ -14,6 +14,10 @@ use burn_backend::{DeviceId, DeviceOps};
 /// the tensors created there, not a different place).
 #[derive(Clone, Debug)]
 pub enum DispatchDevice {
+    /// The CubeCL backend: a CUDA, ROCm or WGPU GPU, or CubeCL's CPU
+    /// runtime; the [`CubeDevice`](burn_cubecl::CubeDevice) picks which.
+    #[cfg(feature = "cube")]
+    Cube(burn_cubecl::CubeDevice),
     /// The Flex CPU backend.
     #[cfg(feature = "flex")]
     Flex(burn_flex::FlexDevice),
@@ -99,6 +103,8 @@ impl DispatchDevice {
 impl PartialEq for DispatchDevice {
     fn eq(&self, other: &Self) -> bool {
         match (self.plain(), other.plain()) {
+            #[cfg(feature = "cube")]
+            (Self::Cube(a), Self::Cube(b)) => a == b,
             #[cfg(feature = "flex")]
             (Self::Flex(a), Self::Flex(b)) => a == b,
             #[allow(unreachable_patterns)]
@@ -118,14 +124,28 @@ impl core::hash::Hash for DispatchDevice {
 }
 
 impl Default for DispatchDevice {
-    /// The first enabled backend in priority order (GPUs before CPUs).
+    /// The first enabled backend in priority order, GPUs before CPUs: a
+    /// CubeCL GPU runtime (CUDA, then ROCm, then WGPU), then Flex, then
+    /// CubeCL's CPU runtime (Flex is the CPU backend of choice when both are
+    /// enabled).
     fn default() -> Self {
         #[allow(unreachable_code)]
         {
+            #[cfg(feature = "cuda")]
+            return Self::Cube(burn_cubecl::CubeDevice::Cuda(0));
+            #[cfg(feature = "rocm")]
+            return Self::Cube(burn_cubecl::CubeDevice::Rocm(0));
+            #[cfg(feature = "wgpu")]
+            return Self::Cube(burn_cubecl::CubeDevice::Wgpu(
+                burn_cubecl::WgpuDevice::DefaultDevice,
+            ));
             #[cfg(feature = "flex")]
             return Self::Flex(burn_flex::FlexDevice);
+            #[cfg(feature = "cpu")]
+            return Self::Cube(burn_cubecl::CubeDevice::Cpu);
             panic!(
-                "Device::default(): no backend is enabled; enable a backend feature such as `flex` or `wgpu`"
+                "Device::default(): no backend is enabled; enable a backend feature such as \
+                 `flex` or `wgpu` (the `cube` feature alone compiles no CubeCL runtime)"
             )
         }
     }

@@ -53,6 +53,10 @@ pub use device::DispatchDevice;
 /// The device types of the enabled backends, for code that builds a
 /// `DispatchDevice` by hand.
 pub mod devices {
+    #[cfg(feature = "cube")]
+    pub use burn_cubecl::CubeDevice;
+    #[cfg(feature = "wgpu")]
+    pub use burn_cubecl::WgpuDevice;
     #[cfg(feature = "flex")]
     pub use burn_flex::FlexDevice;
 }

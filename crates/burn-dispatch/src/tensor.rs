@@ -91,8 +91,15 @@ impl<B: BackendTypes> BackendTensor<B> {
 }
 
 /// A tensor of whichever backend holds it.
+// Variants differ in size (a boxed autodiff tensor beside a ~210-byte CubeCL
+// primitive); the tensor API stores this enum inline in fixed-size storage
+// anyway, and boxing the large variants would allocate per tensor.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum DispatchTensor {
+    /// Held by the CubeCL backend (any of its runtimes).
+    #[cfg(feature = "cube")]
+    Cube(BackendTensor<burn_cubecl::Cube>),
     /// Held by the Flex CPU backend.
     #[cfg(feature = "flex")]
     Flex(BackendTensor<burn_flex::Flex>),

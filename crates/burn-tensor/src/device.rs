@@ -25,17 +25,24 @@ impl Device {
     }
 
     /// The default device: the first enabled backend in priority order (GPUs
-    /// before CPUs), unless the `BURN_DEVICE` environment variable names one
-    /// (`flex`, …).
+    /// before CPUs: CUDA, ROCm, WGPU, then Flex, then CubeCL's CPU runtime),
+    /// unless the `BURN_DEVICE` environment variable names one.
+    ///
+    /// `BURN_DEVICE` accepts, case-insensitively, for the enabled features:
+    /// `flex`; `cuda` or `cuda:N`; `rocm` or `rocm:N`; `cpu` (CubeCL's CPU
+    /// runtime); `wgpu` (the default adapter), `wgpu:cpu`, `wgpu:discrete:N`,
+    /// `wgpu:integrated:N`, `wgpu:virtual:N` (`:N` optional, 0 when left
+    /// out), and the same forms with `vulkan`, `webgpu` or `metal` in place of
+    /// `wgpu`.
     ///
     /// # Panics
-    /// If no backend feature is enabled, or `BURN_DEVICE` names a backend
-    /// that is not enabled.
+    /// If no backend feature is enabled, or `BURN_DEVICE` is malformed or
+    /// names a backend that is not enabled.
     pub fn default_device() -> Self {
         if let Ok(name) = std::env::var("BURN_DEVICE") {
-            return Self::from_name(&name).unwrap_or_else(|| {
+            return Self::from_name(&name).unwrap_or_else(|reason| {
                 panic!(
-                    "BURN_DEVICE={name:?} does not name an enabled backend (enabled: {})",
+                    "BURN_DEVICE={name:?}: {reason} (enabled backends: {})",
                     Self::enabled_names().join(", ")
                 )
             });
@@ -49,20 +56,159 @@ impl Device {
         Self::new(DispatchDevice::Flex(burn_dispatch::devices::FlexDevice))
     }
 
-    fn from_name(name: &str) -> Option<Self> {
-        match name.to_ascii_lowercase().as_str() {
-            #[cfg(feature = "flex")]
-            "flex" => Some(Self::flex()),
-            _ => None,
+    /// The CUDA GPU of ordinal `index` (CubeCL backend, `cuda` feature).
+    ///
+    /// Creating it does not touch the GPU; the CUDA driver and NVRTC are
+    /// loaded when the first tensor is created there.
+    #[cfg(feature = "cuda")]
+    pub fn cuda(index: usize) -> Self {
+        Self::cube(burn_dispatch::devices::CubeDevice::Cuda(index))
+    }
+
+    /// The ROCm (AMD) GPU of ordinal `index` (CubeCL backend, `rocm` feature).
+    #[cfg(feature = "rocm")]
+    pub fn rocm(index: usize) -> Self {
+        Self::cube(burn_dispatch::devices::CubeDevice::Rocm(index))
+    }
+
+    /// An adapter of the WGPU runtime (CubeCL backend, `wgpu` feature), on
+    /// whichever graphics API the build selected: Vulkan, Metal, DirectX or
+    /// WebGPU.
+    ///
+    /// `Device::wgpu(Default::default())` is the default adapter
+    /// ([`WgpuDevice::DefaultDevice`](crate::WgpuDevice::DefaultDevice): the
+    /// most capable GPU, overridable with `CUBECL_WGPU_DEFAULT_DEVICE`);
+    /// [`WgpuDevice`](crate::WgpuDevice) (re-exported as
+    /// `burn::tensor::WgpuDevice`) also names a discrete, integrated or
+    /// virtual GPU by index, or a CPU adapter.
+    #[cfg(feature = "wgpu")]
+    pub fn wgpu(device: crate::WgpuDevice) -> Self {
+        Self::cube(burn_dispatch::devices::CubeDevice::Wgpu(device))
+    }
+
+    /// A WGPU adapter, for code that wants Vulkan (`vulkan` feature).
+    ///
+    /// With CubeCL 0.10 the graphics API is chosen when building, not per
+    /// device: the `vulkan` feature compiles the WGPU runtime's SPIR-V
+    /// compiler and Vulkan backend, and this builds the same device as
+    /// [`Device::wgpu`] (equal to it).
+    #[cfg(feature = "vulkan")]
+    pub fn vulkan(device: crate::WgpuDevice) -> Self {
+        Self::wgpu(device)
+    }
+
+    /// A WGPU adapter, for code that wants WebGPU (`webgpu` feature).
+    ///
+    /// With CubeCL 0.10 the graphics API is chosen when building, not per
+    /// device: this builds the same device as [`Device::wgpu`] (equal to it).
+    #[cfg(feature = "webgpu")]
+    pub fn webgpu(device: crate::WgpuDevice) -> Self {
+        Self::wgpu(device)
+    }
+
+    /// A WGPU adapter, for code that wants Metal (`metal` feature).
+    ///
+    /// With CubeCL 0.10 the graphics API is chosen when building, not per
+    /// device: the `metal` feature compiles the WGPU runtime's native MSL
+    /// path, and this builds the same device as [`Device::wgpu`] (equal to it).
+    #[cfg(feature = "metal")]
+    pub fn metal(device: crate::WgpuDevice) -> Self {
+        Self::wgpu(device)
+    }
+
+    /// The host CPU through CubeCL's MLIR/LLVM CPU runtime (`cpu` feature;
+    /// its build downloads an LLVM bundle, so it needs a network while
+    /// building). For a pure-Rust CPU backend, see `Device::flex()`.
+    #[cfg(feature = "cpu")]
+    pub fn cpu() -> Self {
+        Self::cube(burn_dispatch::devices::CubeDevice::Cpu)
+    }
+
+    #[cfg(any(feature = "cuda", feature = "rocm", feature = "wgpu", feature = "cpu"))]
+    fn cube(device: burn_dispatch::devices::CubeDevice) -> Self {
+        Self::new(DispatchDevice::Cube(device))
+    }
+
+    /// Parses a `BURN_DEVICE` value (see [`Device::default_device`]).
+    fn from_name(name: &str) -> Result<Self, std::string::String> {
+        let lower = name.trim().to_ascii_lowercase();
+        let mut parts = lower.split(':');
+        let backend = parts.next().unwrap_or_default();
+        let rest: Vec<&str> = parts.collect();
+        let not_enabled = || format!("`{backend}` is not an enabled backend");
+        match backend {
+            "flex" => {
+                no_argument(backend, &rest)?;
+                #[cfg(feature = "flex")]
+                return Ok(Self::flex());
+                #[allow(unreachable_code)]
+                Err(not_enabled())
+            }
+            "cuda" => {
+                let index = ordinal(backend, &rest)?;
+                #[cfg(feature = "cuda")]
+                return Ok(Self::cuda(index));
+                #[allow(unreachable_code)]
+                {
+                    let _ = index;
+                    Err(not_enabled())
+                }
+            }
+            "rocm" => {
+                let index = ordinal(backend, &rest)?;
+                #[cfg(feature = "rocm")]
+                return Ok(Self::rocm(index));
+                #[allow(unreachable_code)]
+                {
+                    let _ = index;
+                    Err(not_enabled())
+                }
+            }
+            "cpu" => {
+                no_argument(backend, &rest)?;
+                #[cfg(feature = "cpu")]
+                return Ok(Self::cpu());
+                #[allow(unreachable_code)]
+                Err(not_enabled())
+            }
+            "wgpu" | "vulkan" | "webgpu" | "metal" => {
+                let enabled = match backend {
+                    "wgpu" => cfg!(feature = "wgpu"),
+                    "vulkan" => cfg!(feature = "vulkan"),
+                    "webgpu" => cfg!(feature = "webgpu"),
+                    _ => cfg!(feature = "metal"),
+                };
+                let adapter = wgpu_adapter(backend, &rest)?;
+                if !enabled {
+                    return Err(not_enabled());
+                }
+                #[cfg(feature = "wgpu")]
+                return Ok(Self::wgpu(adapter.into_device()));
+                #[allow(unreachable_code)]
+                {
+                    let _ = adapter;
+                    Err(not_enabled())
+                }
+            }
+            _ => Err(format!("unknown backend `{backend}`")),
         }
     }
 
     fn enabled_names() -> Vec<&'static str> {
         // One entry per backend feature, in `Device::default()`'s priority order.
-        [("flex", cfg!(feature = "flex"))]
-            .into_iter()
-            .filter_map(|(name, enabled)| enabled.then_some(name))
-            .collect()
+        [
+            ("cuda", cfg!(feature = "cuda")),
+            ("rocm", cfg!(feature = "rocm")),
+            ("wgpu", cfg!(feature = "wgpu")),
+            ("vulkan", cfg!(feature = "vulkan")),
+            ("webgpu", cfg!(feature = "webgpu")),
+            ("metal", cfg!(feature = "metal")),
+            ("flex", cfg!(feature = "flex")),
+            ("cpu", cfg!(feature = "cpu")),
+        ]
+        .into_iter()
+        .filter_map(|(name, enabled)| enabled.then_some(name))
+        .collect()
     }
 
     /// Sets this device's default dtypes. Only before the first tensor is
@@ -154,6 +300,82 @@ impl core::fmt::Display for Device {
     }
 }
 
+/// `BURN_DEVICE` parsing: a backend that takes no argument.
+fn no_argument(backend: &str, rest: &[&str]) -> Result<(), std::string::String> {
+    if rest.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("`{backend}` takes no `:` argument"))
+    }
+}
+
+/// `BURN_DEVICE` parsing: the optional `:N` ordinal of a GPU (0 by default).
+fn ordinal(backend: &str, rest: &[&str]) -> Result<usize, std::string::String> {
+    match rest {
+        [] => Ok(0),
+        [index] => index
+            .parse()
+            .map_err(|_| format!("`{index}` is not a device index (expected `{backend}:N`)")),
+        _ => Err(format!("expected `{backend}` or `{backend}:N`")),
+    }
+}
+
+/// A WGPU adapter named in `BURN_DEVICE`, parsed whether or not the `wgpu`
+/// feature is on (so a malformed value is reported as such).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WgpuAdapter {
+    Default,
+    Cpu,
+    Discrete(usize),
+    Integrated(usize),
+    Virtual(usize),
+}
+
+impl WgpuAdapter {
+    #[cfg(feature = "wgpu")]
+    fn into_device(self) -> crate::WgpuDevice {
+        use crate::WgpuDevice;
+        match self {
+            Self::Default => WgpuDevice::DefaultDevice,
+            Self::Cpu => WgpuDevice::Cpu,
+            Self::Discrete(index) => WgpuDevice::DiscreteGpu(index),
+            Self::Integrated(index) => WgpuDevice::IntegratedGpu(index),
+            Self::Virtual(index) => WgpuDevice::VirtualGpu(index),
+        }
+    }
+}
+
+/// `BURN_DEVICE` parsing: `wgpu`, `wgpu:default`, `wgpu:cpu`,
+/// `wgpu:discrete[:N]`, `wgpu:integrated[:N]`, `wgpu:virtual[:N]`.
+fn wgpu_adapter(backend: &str, rest: &[&str]) -> Result<WgpuAdapter, std::string::String> {
+    let usage = || {
+        format!(
+            "expected `{backend}`, `{backend}:default`, `{backend}:cpu`, `{backend}:discrete:N`, \
+             `{backend}:integrated:N` or `{backend}:virtual:N`"
+        )
+    };
+    let Some((kind, tail)) = rest.split_first() else {
+        return Ok(WgpuAdapter::Default);
+    };
+    let index = || -> Result<usize, std::string::String> {
+        match tail {
+            [] => Ok(0),
+            [index] => index
+                .parse()
+                .map_err(|_| format!("`{index}` is not a device index; {}", usage())),
+            _ => Err(usage()),
+        }
+    };
+    match *kind {
+        "default" if tail.is_empty() => Ok(WgpuAdapter::Default),
+        "cpu" if tail.is_empty() => Ok(WgpuAdapter::Cpu),
+        "discrete" => Ok(WgpuAdapter::Discrete(index()?)),
+        "integrated" => Ok(WgpuAdapter::Integrated(index()?)),
+        "virtual" => Ok(WgpuAdapter::Virtual(index()?)),
+        _ => Err(usage()),
+    }
+}
+
 /// Per-device defaults, settled at the first tensor creation.
 static SETTINGS: Mutex<Vec<(DispatchDevice, DeviceSettings)>> = Mutex::new(Vec::new());
 
@@ -241,3 +463,77 @@ impl core::fmt::Display for DeviceError {
 }
 
 impl std::error::Error for DeviceError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wgpu_adapters_parse() {
+        let parse = |rest: &[&str]| wgpu_adapter("wgpu", rest);
+        assert_eq!(parse(&[]), Ok(WgpuAdapter::Default));
+        assert_eq!(parse(&["default"]), Ok(WgpuAdapter::Default));
+        assert_eq!(parse(&["cpu"]), Ok(WgpuAdapter::Cpu));
+        assert_eq!(parse(&["discrete"]), Ok(WgpuAdapter::Discrete(0)));
+        assert_eq!(parse(&["discrete", "2"]), Ok(WgpuAdapter::Discrete(2)));
+        assert_eq!(parse(&["integrated", "1"]), Ok(WgpuAdapter::Integrated(1)));
+        assert_eq!(parse(&["virtual", "3"]), Ok(WgpuAdapter::Virtual(3)));
+        for bad in [
+            &["gpu"][..],
+            &["cpu", "1"],
+            &["discrete", "x"],
+            &["discrete", "1", "2"],
+        ] {
+            let err = parse(bad).unwrap_err();
+            assert!(err.contains("wgpu:discrete:N"), "{bad:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn ordinals_parse() {
+        assert_eq!(ordinal("cuda", &[]), Ok(0));
+        assert_eq!(ordinal("cuda", &["3"]), Ok(3));
+        let err = ordinal("cuda", &["-1"]).unwrap_err();
+        assert!(err.contains("`-1` is not a device index"), "{err}");
+        assert!(ordinal("cuda", &["1", "2"]).is_err());
+    }
+
+    #[test]
+    fn burn_device_names() {
+        let err = |name: &str| Device::from_name(name).map(|_| ()).unwrap_err();
+        assert!(err("tpu").contains("unknown backend `tpu`"));
+        assert!(err("cuda:x").contains("`x` is not a device index"));
+        assert!(err("flex:0").contains("takes no `:` argument"));
+        assert!(err("wgpu:gpu").contains("expected `wgpu`"));
+        #[cfg(feature = "flex")]
+        assert_eq!(Device::from_name(" FLEX ").unwrap(), Device::flex());
+        #[cfg(not(feature = "flex"))]
+        assert!(err("flex").contains("not an enabled backend"));
+        #[cfg(feature = "wgpu")]
+        {
+            let wgpu = |name: &str| Device::from_name(name).unwrap();
+            assert_eq!(wgpu("wgpu"), Device::wgpu(Default::default()));
+            assert_eq!(
+                wgpu("wgpu:discrete:1"),
+                Device::wgpu(crate::WgpuDevice::DiscreteGpu(1))
+            );
+            assert_eq!(wgpu("WGPU:CPU"), Device::wgpu(crate::WgpuDevice::Cpu));
+        }
+        #[cfg(not(feature = "wgpu"))]
+        assert!(err("wgpu").contains("not an enabled backend"));
+        #[cfg(not(feature = "vulkan"))]
+        assert!(err("vulkan:integrated:0").contains("`vulkan` is not an enabled backend"));
+        #[cfg(feature = "cuda")]
+        assert_eq!(Device::from_name("cuda:1").unwrap(), Device::cuda(1));
+        #[cfg(not(feature = "cuda"))]
+        assert!(err("cuda:1").contains("not an enabled backend"));
+    }
+
+    #[test]
+    fn enabled_names_follow_the_features() {
+        let names = Device::enabled_names();
+        assert_eq!(names.contains(&"flex"), cfg!(feature = "flex"));
+        assert_eq!(names.contains(&"wgpu"), cfg!(feature = "wgpu"));
+        assert_eq!(names.contains(&"cuda"), cfg!(feature = "cuda"));
+    }
+}

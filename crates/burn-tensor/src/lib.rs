@@ -12,7 +12,11 @@
 //! of `burn-dispatch`, which routes to the backend holding the operands.
 //!
 //! This crate must not depend on any backend directly: backends are reached
-//! through `burn-dispatch`, enabled by features (`flex`, …).
+//! through `burn-dispatch`, enabled by features: `flex` (`Device::flex()`),
+//! and the CubeCL runtimes `wgpu` (`Device::wgpu(..)`; `vulkan`, `webgpu`
+//! and `metal` add constructors of the same name), `cuda`
+//! (`Device::cuda(i)`), `rocm` (`Device::rocm(i)`) and `cpu`
+//! (`Device::cpu()`; its build downloads an LLVM bundle).
 //!
 //! ## Example
 //!
@@ -38,6 +42,13 @@ pub mod device;
 pub mod tensor;
 
 pub use bridge::BridgeTensor;
+/// A WGPU adapter, the argument of `Device::wgpu` (and of `Device::vulkan`,
+/// `Device::webgpu`, `Device::metal`): `WgpuDevice::DefaultDevice` (also
+/// `Default::default()`), `DiscreteGpu(i)`, `IntegratedGpu(i)`,
+/// `VirtualGpu(i)` or `Cpu`. Named `burn::tensor::WgpuDevice` in the facade
+/// (`wgpu` feature).
+#[cfg(feature = "wgpu")]
+pub use burn_dispatch::devices::WgpuDevice;
 pub use device::{Device, DeviceConfig, DeviceError, DeviceSettings};
 pub use tensor::slice::{AsIndex, BroadcastArgs, IntoSlice, ReshapeArgs, SliceArg};
 pub use tensor::{

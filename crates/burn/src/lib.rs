@@ -25,6 +25,21 @@
 //! ## Feature flags
 //! - `std` (default): the standard library.
 //! - `flex`: the Flex backend (pure-Rust CPU, multi-threaded), `Device::flex()`.
+//! - `wgpu`: the CubeCL backend on the WGPU runtime, on whichever graphics
+//!   API the platform offers (Vulkan, Metal, DirectX, WebGPU),
+//!   `Device::wgpu(Default::default())`; the adapter type is
+//!   `burn::tensor::WgpuDevice`.
+//! - `vulkan`, `webgpu`, `metal` (each implies `wgpu`): add
+//!   `Device::vulkan(..)`, `Device::webgpu(..)`, `Device::metal(..)`. With
+//!   CubeCL 0.10 the graphics API is chosen when building, so these build
+//!   the same device as `Device::wgpu(..)`; `vulkan` compiles kernels to
+//!   SPIR-V, `metal` to MSL.
+//! - `cuda`: the CubeCL backend on NVIDIA GPUs, `Device::cuda(0)` (needs the
+//!   CUDA driver and NVRTC at run time, not at build time).
+//! - `rocm`: the CubeCL backend on AMD GPUs, `Device::rocm(0)`.
+//! - `cpu`: the CubeCL backend on CubeCL's MLIR/LLVM CPU runtime,
+//!   `Device::cpu()`. Its build script downloads an LLVM bundle, so building
+//!   with it needs a network; `flex` is the CPU backend that needs nothing.
 //! - `optim` (default): optimizers, learning rate schedulers, gradient
 //!   clipping and their records (implies `autodiff`).
 //! - `train`: the training loop (`burn::train`), implies `optim`; `tui`
@@ -32,8 +47,11 @@
 //! - `network`: dataset downloads over HTTPS (MNIST's files), with a
 //!   progress line and checksums.
 //!
-//! Features for the other backends (`wgpu`, `cuda`, …) and the rest arrive
-//! with the crates that implement them.
+//! `Device::default()` picks the first enabled backend, GPUs before CPUs
+//! (CUDA, ROCm, WGPU, then Flex, then the CubeCL CPU runtime), unless the
+//! `BURN_DEVICE` environment variable names one (`flex`, `wgpu`, `cuda:1`,
+//! `wgpu:discrete:0`, …; see `Device::default_device`). Several backends can
+//! be enabled at once and used side by side.
 //!
 //! The Quick start: a model is a struct of layers from `nn`, with no
 //! backend type parameter.

@@ -20,6 +20,9 @@ const EXPECTED: [[f64; 3]; 2] = [
 fn check_chain<Outer: Element, Inner: Element>() {
     let (outer, inner) = (Outer::DTYPE, Inner::DTYPE);
     let device = device();
+    if !device.supports_dtype(outer) || !device.supports_dtype(inner) {
+        return;
+    }
     let x = Tensor::<2>::from_data(TensorData::from(X), (&device, outer)).require_grad();
     let inside = x.clone().cast(inner);
     assert_eq!(inside.dtype(), inner);

@@ -334,6 +334,9 @@ fn every_float_dtype_runs_the_kernels() {
     // f16/bf16 accumulate in f32 and round once: a few ulps of a value near 5.
     let device = device().without_autodiff();
     for dtype in [DType::F64, DType::F32, DType::F16, DType::BF16] {
+        if !device.supports_dtype(dtype) {
+            continue;
+        }
         let x = Tensor::<4>::from_data(ramp_data([1, 2, 6, 7], 1.0), (&device, dtype));
         let reference = &data::AVG_POOL2D_CEIL_EXCLUDE;
         let y = avg_pool2d(x.clone(), [3, 2], [2, 2], [1, 1], false, true);

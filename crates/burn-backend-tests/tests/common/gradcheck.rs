@@ -37,6 +37,11 @@
 //! checked too. Values match when `|analytic - numeric| <= abs + rel *
 //! |numeric|` (defaults `rel = 1e-5`, `abs = 1e-6`).
 //!
+//! The checker needs f64: on a device without it (`supports_dtype`, e.g.
+//! most WebGPU adapters), [`GradCheck::check`] prints a notice and returns
+//! without checking, and tests that make f64 tensors themselves return
+//! early through [`f64_supported`].
+//!
 //! Pick inputs away from kinks and ties (relu at 0, max with equal values,
 //! abs at 0, floor at integers), where the derivative is not the limit of
 //! the difference quotient.
@@ -53,6 +58,16 @@
 use burn::tensor::{Checkpointing, Device, Gradients};
 
 use crate::common::*;
+
+/// Whether the device under test has f64, which the checker computes in;
+/// prints a skip notice naming `test` when it has not.
+pub fn f64_supported(test: &str) -> bool {
+    let supported = device().supports_dtype(DType::F64);
+    if !supported {
+        eprintln!("{test}: skipped, the device under test has no f64");
+    }
+    supported
+}
 
 /// An f64 tensor without autodiff context, for the constants of a checked
 /// function (it mixes with tracked tensors of either checkpointing mode).
@@ -124,6 +139,9 @@ impl GradCheck {
         f: impl Fn(&[Tensor<D>]) -> Tensor<O>,
     ) {
         assert!(!inputs.is_empty(), "gradcheck: no inputs");
+        if !f64_supported("gradcheck") {
+            return;
+        }
         let inputs: Vec<TensorData> = inputs.iter().map(|d| d.convert::<f64>()).collect();
         let plain = device().without_autodiff();
         let make = |data: &TensorData, on: &Device| -> Tensor<D> {

@@ -10,6 +10,9 @@ pub use burn::tensor::{Bool, DType, Distribution, Element, Int, Tensor, TensorDa
 
 pub use crate::{FloatElem, IntElem, device};
 
+/// The backend under test, chosen by the crate's features.
+pub mod backend;
+
 /// The finite-difference gradient checker of the autodiff suite (the
 /// tensor suite compiles it too, unused).
 #[allow(dead_code)]

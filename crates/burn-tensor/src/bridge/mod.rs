@@ -25,10 +25,15 @@ pub(crate) enum BridgeTensorVariant {
     Bool(DispatchTensor),
 }
 
+// The storage fits the largest primitive of the catalog's backends: the
+// CubeCL backend's tensor (client, device, buffer handle, shape, strides:
+// about 210 bytes) needs more than Flex's (about 70); 256 bytes leave room.
+// A backend whose primitive outgrows it fails to compile here, by the
+// assertion of `obfuscate!`.
 burn_std::obfuscate! {
     /// The opaque primitive of a `Tensor`: a float, int or bool tensor of
     /// whichever backend holds it.
-    pub struct BridgeTensor(BridgeTensorVariant); size = 128, align = 16, clone
+    pub struct BridgeTensor(BridgeTensorVariant); size = 256, align = 16, clone
 }
 
 impl BridgeTensor {

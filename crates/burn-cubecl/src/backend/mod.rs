@@ -1,0 +1,72 @@
+//! `Cube` as a `Backend`: each trait method maps onto a launcher of
+//! `crate::ops`, shared by every tensor kind (one primitive, run-time dtype).
+
+mod bool;
+mod float;
+mod int;
+mod module;
+
+use alloc::string::String;
+
+use burn_backend::{ActivationOps, Backend, BackendTypes, ExecutionError, TransactionOps};
+use burn_std::DType;
+
+use crate::client::{CubeClient, with_runtime};
+use crate::{CubeDevice, CubeTensor};
+
+/// The CubeCL backend: one backend for every CubeCL runtime, the device
+/// picks which (CUDA, ROCm, WGPU or the CPU runtime).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cube;
+
+impl BackendTypes for Cube {
+    type Device = CubeDevice;
+    type FloatTensorPrimitive = CubeTensor;
+    type IntTensorPrimitive = CubeTensor;
+    type BoolTensorPrimitive = CubeTensor;
+    type QuantizedTensorPrimitive = CubeTensor;
+}
+
+impl Backend for Cube {
+    fn name(device: &CubeDevice) -> String {
+        alloc::format!("cubecl<{}>", device.runtime_name())
+    }
+
+    fn seed(_device: &CubeDevice, seed: u64) {
+        // cubek's generator is process-wide: every device draws from it.
+        cubek::random::seed(seed);
+    }
+
+    fn sync(device: &CubeDevice) -> Result<(), ExecutionError> {
+        let client = CubeClient::of(device);
+        with_runtime!(&client, R, c => cubecl::future::block_on(c.sync())).map_err(|err| {
+            ExecutionError::Failed {
+                op: String::from("sync"),
+                reason: alloc::format!("{err:?}"),
+            }
+        })
+    }
+
+    fn supports_dtype(device: &CubeDevice, dtype: DType) -> bool {
+        crate::dtype::supports(&CubeClient::of(device), dtype)
+    }
+
+    fn default_int_dtype(_device: &CubeDevice) -> DType {
+        // 64-bit integers are optional on GPUs (WGSL has none without an
+        // extension); i32 is native everywhere.
+        DType::I32
+    }
+}
+
+// Composites: the trait's defaults over Cube's kernels, except softmax,
+// fused into one kernel (one cube per row) instead of five.
+impl ActivationOps<Self> for Cube {
+    fn softmax(tensor: CubeTensor, dim: usize) -> CubeTensor {
+        crate::ops::softmax::softmax(tensor, dim, false)
+    }
+
+    fn log_softmax(tensor: CubeTensor, dim: usize) -> CubeTensor {
+        crate::ops::softmax::softmax(tensor, dim, true)
+    }
+}
+impl TransactionOps<Self> for Cube {}

@@ -1,0 +1,670 @@
+//! Binary element-wise kernels (arithmetic, comparisons, bool logic), with
+//! broadcasting through zero strides and a scalar variant of each.
+
+use burn_std::{DType, Scalar};
+use cubecl::prelude::*;
+
+use super::{Walk, broadcast_shape, broadcast_to, elemwise_dims, strided_offset, walk};
+use crate::CubeTensor;
+use crate::client::with_runtime;
+use crate::dtype::{self, BOOL};
+
+/// An arithmetic or bitwise op.
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Pow,
+    Atan2,
+    Max,
+    Min,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+}
+
+/// A comparison; the result is a bool tensor.
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Gt,
+    Ge,
+    Lt,
+    Le,
+}
+
+/// A logical op on bool tensors.
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BoolOp {
+    And,
+    Or,
+    Xor,
+    Eq,
+}
+
+// ------------------------------------------------------------------ floats
+
+/// `a^b` with the real-valued results of a negative base and an integral
+/// exponent (GPU `pow` is `exp2(b·log2 a)`, NaN for any negative base).
+#[cube]
+fn float_pow<F: Float, N: Size>(a: Vector<F, N>, b: Vector<F, N>) -> Vector<F, N> {
+    let zero = Vector::<F, N>::new(F::new(0.0));
+    let one = Vector::<F, N>::new(F::new(1.0));
+    let two = Vector::<F, N>::new(F::new(2.0));
+    let magnitude = Vector::powf(Vector::abs(a), b);
+    let integral = Vector::floor(b).equal(b);
+    let odd = Vector::abs(b) - two * Vector::floor(Vector::abs(b) / two);
+    let minus_one = Vector::<F, N>::new(F::new(-1.0));
+    let signed = select_many(odd.equal(one), magnitude * minus_one, magnitude);
+    // A negative base with a fractional exponent is NaN, as the device's
+    // own pow gives it.
+    let negative = select_many(integral, signed, Vector::powf(a, b));
+    let result = select_many(a.less_than(zero), negative, magnitude);
+    // x^0 = 1 for every x, NaN included.
+    select_many(b.equal(zero), one, result)
+}
+
+/// `r` with the lanes where `b` is NaN replaced by that NaN. The test is
+/// cubecl's bit-level NaN check: `b != b` is folded to false by drivers
+/// that assume no NaN (WGSL allows it; lavapipe does).
+#[cube]
+fn nan_wins<F: Float, N: Size>(r: Vector<F, N>, b: Vector<F, N>) -> Vector<F, N> {
+    select_many(Vector::is_nan(b), b, r)
+}
+
+#[cube]
+fn float_apply<F: Float, N: Size>(
+    a: Vector<F, N>,
+    b: Vector<F, N>,
+    #[comptime] op: BinaryOp,
+) -> Vector<F, N> {
+    match op {
+        BinaryOp::Add => a + b,
+        BinaryOp::Sub => a - b,
+        BinaryOp::Mul => a * b,
+        BinaryOp::Div => a / b,
+        // Floor modulo: the sign of the divisor, as PyTorch's remainder.
+        BinaryOp::Rem => a - b * Vector::floor(a / b),
+        BinaryOp::Pow => float_pow::<F, N>(a, b),
+        BinaryOp::Atan2 => Vector::atan2(a, b),
+        // NaN in either operand gives NaN.
+        BinaryOp::Max => nan_wins::<F, N>(select_many(b.greater_than(a), b, a), b),
+        BinaryOp::Min => nan_wins::<F, N>(select_many(b.less_than(a), b, a), b),
+        _ => a,
+    }
+}
+
+#[cube(launch_unchecked)]
+fn float_binary_kernel<F: Float, N: Size>(
+    lhs: &Tensor<Vector<F, N>>,
+    rhs: &Tensor<Vector<F, N>>,
+    out: &mut Tensor<Vector<F, N>>,
+    len: usize,
+    lhs_offset: usize,
+    rhs_offset: usize,
+    #[comptime] rank: usize,
+    #[comptime] op: BinaryOp,
+    #[define(F)] _dtype: StorageType,
+) {
+    let pos = ABSOLUTE_POS;
+    if pos >= len {
+        terminate!();
+    }
+    let mut l = lhs_offset + pos;
+    let mut r = rhs_offset + pos;
+    if comptime![rank > 0] {
+        l = lhs_offset + strided_offset(lhs, out, pos, rank);
+        r = rhs_offset + strided_offset(rhs, out, pos, rank);
+    }
+    out[pos] = float_apply::<F, N>(lhs[l], rhs[r], op);
+}
+
+#[cube(launch_unchecked)]
+fn float_scalar_kernel<F: Float, N: Size>(
+    lhs: &Tensor<Vector<F, N>>,
+    rhs: InputScalar,
+    out: &mut Tensor<Vector<F, N>>,
+    len: usize,
+    lhs_offset: usize,
+    #[comptime] rank: usize,
+    #[comptime] op: BinaryOp,
+    #[define(F)] _dtype: StorageType,
+) {
+    let pos = ABSOLUTE_POS;
+    if pos >= len {
+        terminate!();
+    }
+    let mut l = lhs_offset + pos;
+    if comptime![rank > 0] {
+        l = lhs_offset + strided_offset(lhs, out, pos, rank);
+    }
+    let b = Vector::<F, N>::new(rhs.get::<F>());
+    out[pos] = float_apply::<F, N>(lhs[l], b, op);
+}
+
+/// `x^e` for a small integral exponent known when the kernel is built:
+/// exact products, as PyTorch computes `x ** 2` and `x ** 3`.
+#[cube(launch_unchecked)]
+fn float_powi_kernel<F: Float, N: Size>(
+    lhs: &Tensor<Vector<F, N>>,
+    out: &mut Tensor<Vector<F, N>>,
+    len: usize,
+    lhs_offset: usize,
+    #[comptime] rank: usize,
+    #[comptime] exponent: i32,
+    #[define(F)] _dtype: StorageType,
+) {
+    let pos = ABSOLUTE_POS;
+    if pos >= len {
+        terminate!();
+    }
+    let mut l = lhs_offset + pos;
+    if comptime![rank > 0] {
+        l = lhs_offset + strided_offset(lhs, out, pos, rank);
+    }
+    let x = lhs[l];
+    let one = Vector::<F, N>::new(F::new(1.0));
+    let mut acc = one;
+    #[unroll]
+    for _ in 0..comptime![exponent.unsigned_abs()] {
+        acc *= x;
+    }
+    if comptime![exponent < 0] {
+        acc = one / acc;
+    }
+    out[pos] = acc;
+}
+
+/// The exponents [`float_powi_kernel`] handles.
+const SMALL_POW: core::ops::RangeInclusive<i32> = -4..=4;
+
+// ---------------------------------------------------------------- integers
+
+#[cube]
+fn int_apply<I: Int, N: Size>(
+    a: Vector<I, N>,
+    b: Vector<I, N>,
+    #[comptime] op: BinaryOp,
+    #[comptime] signed: bool,
+    #[comptime] bits: u32,
+) -> Vector<I, N> {
+    let zero = Vector::<I, N>::new(I::new(0));
+    let one = Vector::<I, N>::new(I::new(1));
+    let width = Vector::<I, N>::new(I::new(bits as i64));
+    match op {
+        BinaryOp::Add => a + b,
+        BinaryOp::Sub => a - b,
+        BinaryOp::Mul => a * b,
+        BinaryOp::Div => {
+            let q = a / b;
+            if comptime![signed] {
+                // Floor division: round toward −∞ when the signs differ.
+                let r = a - q * b;
+                let adjust = select_many(
+                    r.not_equal(zero),
+                    select_many(r.less_than(zero), one, zero)
+                        ^ select_many(b.less_than(zero), one, zero),
+                    zero,
+                );
+                q - adjust
+            } else {
+                q
+            }
+        }
+        BinaryOp::Rem => {
+            let r = a - (a / b) * b;
+            if comptime![signed] {
+                let fix = select_many(
+                    r.not_equal(zero),
+                    select_many(r.less_than(zero), one, zero)
+                        ^ select_many(b.less_than(zero), one, zero),
+                    zero,
+                );
+                r + fix * b
+            } else {
+                r
+            }
+        }
+        BinaryOp::Pow => {
+            // Square-and-multiply per lane, wrapping; exponents < 0 give
+            // 0 except for bases 1 and -1 (integer reciprocal).
+            let mut acc = one;
+            let mut base = a;
+            let mut e = b;
+            #[unroll]
+            for _ in 0..bits {
+                let bit = e & one;
+                acc = select_many(bit.equal(one), acc * base, acc);
+                base = base * base;
+                e = select_many(e.greater_than(zero), e >> one, zero);
+            }
+            if comptime![signed] {
+                let neg_one = zero - one;
+                let parity = b & one;
+                let recip = select_many(
+                    a.equal(one),
+                    one,
+                    select_many(
+                        a.equal(neg_one),
+                        select_many(parity.equal(zero), one, neg_one),
+                        zero,
+                    ),
+                );
+                select_many(b.less_than(zero), recip, acc)
+            } else {
+                acc
+            }
+        }
+        BinaryOp::Max => select_many(b.greater_than(a), b, a),
+        BinaryOp::Min => select_many(b.less_than(a), b, a),
+        BinaryOp::BitAnd => a & b,
+        BinaryOp::BitOr => a | b,
+        BinaryOp::BitXor => a ^ b,
+        BinaryOp::Shl => {
+            let out_of_range = select_many(
+                b.less_than(zero),
+                one,
+                select_many(b.greater_equal(width), one, zero),
+            );
+            let shifted = a << select_many(out_of_range.equal(one), zero, b);
+            select_many(out_of_range.equal(one), zero, shifted)
+        }
+        BinaryOp::Shr => {
+            let out_of_range = select_many(
+                b.less_than(zero),
+                one,
+                select_many(b.greater_equal(width), one, zero),
+            );
+            let shifted = a >> select_many(out_of_range.equal(one), zero, b);
+            let all_out = select_many(a.less_than(zero), zero - one, zero);
+            select_many(out_of_range.equal(one), all_out, shifted)
+        }
+        _ => a,
+    }
+}
+
+#[cube(launch_unchecked)]
+fn int_binary_kernel<I: Int, N: Size>(
+    lhs: &Tensor<Vector<I, N>>,
+    rhs: &Tensor<Vector<I, N>>,
+    out: &mut Tensor<Vector<I, N>>,
+    len: usize,
+    lhs_offset: usize,
+    rhs_offset: usize,
+    #[comptime] rank: usize,
+    #[comptime] op: BinaryOp,
+    #[comptime] signed: bool,
+    #[comptime] bits: u32,
+    #[define(I)] _dtype: StorageType,
+) {
+    let pos = ABSOLUTE_POS;
+    if pos >= len {
+        terminate!();
+    }
+    let mut l = lhs_offset + pos;
+    let mut r = rhs_offset + pos;
+    if comptime![rank > 0] {
+        l = lhs_offset + strided_offset(lhs, out, pos, rank);
+        r = rhs_offset + strided_offset(rhs, out, pos, rank);
+    }
+    out[pos] = int_apply::<I, N>(lhs[l], rhs[r], op, signed, bits);
+}
+
+#[cube(launch_unchecked)]
+fn int_scalar_kernel<I: Int, N: Size>(
+    lhs: &Tensor<Vector<I, N>>,
+    rhs: InputScalar,
+    out: &mut Tensor<Vector<I, N>>,
+    len: usize,
+    lhs_offset: usize,
+    #[comptime] rank: usize,
+    #[comptime] op: BinaryOp,
+    #[comptime] signed: bool,
+    #[comptime] bits: u32,
+    #[define(I)] _dtype: StorageType,
+) {
+    let pos = ABSOLUTE_POS;
+    if pos >= len {
+        terminate!();
+    }
+    let mut l = lhs_offset + pos;
+    if comptime![rank > 0] {
+        l = lhs_offset + strided_offset(lhs, out, pos, rank);
+    }
+    let b = Vector::<I, N>::new(rhs.get::<I>());
+    out[pos] = int_apply::<I, N>(lhs[l], b, op, signed, bits);
+}
+
+// ------------------------------------------------------------- comparisons
+
+#[cube]
+fn compare_apply<T: Numeric, N: Size>(
+    a: Vector<T, N>,
+    b: Vector<T, N>,
+    #[comptime] op: CmpOp,
+) -> Vector<u32, N> {
+    let one = Vector::<u32, N>::new(1u32);
+    let zero = Vector::<u32, N>::new(0u32);
+    match op {
+        CmpOp::Eq => select_many(a.equal(b), one, zero),
+        // `!(a == b)`: true when either is NaN, also on drivers whose `!=`
+        // is an ordered compare (lavapipe's is).
+        CmpOp::Ne => select_many(a.equal(b), zero, one),
+        CmpOp::Gt => select_many(a.greater_than(b), one, zero),
+        CmpOp::Ge => select_many(a.greater_equal(b), one, zero),
+        CmpOp::Lt => select_many(a.less_than(b), one, zero),
+        CmpOp::Le => select_many(a.less_equal(b), one, zero),
+    }
+}
+
+#[cube(launch_unchecked)]
+fn compare_kernel<T: Numeric, N: Size>(
+    lhs: &Tensor<Vector<T, N>>,
+    rhs: &Tensor<Vector<T, N>>,
+    out: &mut Tensor<Vector<u32, N>>,
+    len: usize,
+    lhs_offset: usize,
+    rhs_offset: usize,
+    #[comptime] rank: usize,
+    #[comptime] op: CmpOp,
+    #[define(T)] _dtype: StorageType,
+) {
+    let pos = ABSOLUTE_POS;
+    if pos >= len {
+        terminate!();
+    }
+    let mut l = lhs_offset + pos;
+    let mut r = rhs_offset + pos;
+    if comptime![rank > 0] {
+        l = lhs_offset + strided_offset(lhs, out, pos, rank);
+        r = rhs_offset + strided_offset(rhs, out, pos, rank);
+    }
+    out[pos] = compare_apply::<T, N>(lhs[l], rhs[r], op);
+}
+
+#[cube(launch_unchecked)]
+fn compare_scalar_kernel<T: Numeric, N: Size>(
+    lhs: &Tensor<Vector<T, N>>,
+    rhs: InputScalar,
+    out: &mut Tensor<Vector<u32, N>>,
+    len: usize,
+    lhs_offset: usize,
+    #[comptime] rank: usize,
+    #[comptime] op: CmpOp,
+    #[define(T)] _dtype: StorageType,
+) {
+    let pos = ABSOLUTE_POS;
+    if pos >= len {
+        terminate!();
+    }
+    let mut l = lhs_offset + pos;
+    if comptime![rank > 0] {
+        l = lhs_offset + strided_offset(lhs, out, pos, rank);
+    }
+    let b = Vector::<T, N>::new(rhs.get::<T>());
+    out[pos] = compare_apply::<T, N>(lhs[l], b, op);
+}
+
+// ------------------------------------------------------------------- host
+
+/// A scalar as a kernel argument of `dtype` (bools as `u32` words).
+pub(crate) fn input_scalar(value: Scalar, dtype: DType) -> InputScalar {
+    let ty = dtype::storage(dtype);
+    if dtype.is_float() {
+        InputScalar::new(value.to_f64(), ty)
+    } else if dtype.is_unsigned() || dtype.is_bool() {
+        match value {
+            Scalar::Bool(b) => InputScalar::new(b as u64, ty),
+            Scalar::Float(f) => InputScalar::new(f as u64, ty),
+            Scalar::Int(i) => InputScalar::new(i as u64, ty),
+            Scalar::UInt(u) => InputScalar::new(u, ty),
+        }
+    } else {
+        InputScalar::new(value.to_i64(), ty)
+    }
+}
+
+#[track_caller]
+fn check_same_dtype(op: &str, lhs: &CubeTensor, rhs: &CubeTensor) {
+    assert!(
+        lhs.dtype == rhs.dtype,
+        "{op}: operands have different dtypes ({} and {})",
+        lhs.dtype,
+        rhs.dtype
+    );
+}
+
+fn int_walk_vector(op: BinaryOp, w: Walk) -> Walk {
+    // Integer pow loops per lane over the exponent bits: scalar lanes keep
+    // the unrolled body small.
+    if op == BinaryOp::Pow {
+        Walk { vector: 1, ..w }
+    } else {
+        w
+    }
+}
+
+/// `lhs op rhs`, broadcasting.
+#[track_caller]
+pub fn binary(op: BinaryOp, lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
+    let name = op_name(op);
+    check_same_dtype(name, &lhs, &rhs);
+    let dtype = lhs.dtype;
+    let is_float = dtype.is_float();
+    check_op_dtype(op, dtype);
+    let shape = broadcast_shape(name, &lhs, &rhs);
+    let lhs = broadcast_to(&lhs, &shape, name);
+    let rhs = broadcast_to(&rhs, &shape, name);
+    let out = lhs.empty_like(shape.clone(), dtype);
+    let n = shape.num_elements();
+    if n == 0 {
+        return out;
+    }
+    let ty = dtype::storage(dtype);
+    with_runtime!(&lhs.client, R, c => {
+        let mut w = walk(c, &shape, dtype.size(), &[&lhs, &rhs]);
+        if !is_float {
+            w = int_walk_vector(op, w);
+        }
+        let units = n / w.vector;
+        let (count, dim) = elemwise_dims(c, units);
+        unsafe {
+            if is_float {
+                float_binary_kernel::launch_unchecked::<R>(
+                    c, count, dim, w.vector,
+                    lhs.arg::<R>(), rhs.arg::<R>(), out.arg::<R>(),
+                    units, lhs.offset / w.vector, rhs.offset / w.vector,
+                    w.rank, op, ty,
+                );
+            } else {
+                int_binary_kernel::launch_unchecked::<R>(
+                    c, count, dim, w.vector,
+                    lhs.arg::<R>(), rhs.arg::<R>(), out.arg::<R>(),
+                    units, lhs.offset / w.vector, rhs.offset / w.vector,
+                    w.rank, op, dtype.is_signed(), (dtype.size() * 8) as u32, ty,
+                );
+            }
+        }
+    });
+    out
+}
+
+/// `lhs op scalar`.
+#[track_caller]
+pub fn binary_scalar(op: BinaryOp, lhs: CubeTensor, rhs: Scalar) -> CubeTensor {
+    let dtype = lhs.dtype;
+    let is_float = dtype.is_float();
+    check_op_dtype(op, dtype);
+    let out = lhs.empty_like(lhs.shape.clone(), dtype);
+    let n = out.num_elements();
+    if n == 0 {
+        return out;
+    }
+    let ty = dtype::storage(dtype);
+    if is_float && op == BinaryOp::Pow {
+        let e = rhs.to_f64();
+        if e.fract() == 0.0 && SMALL_POW.contains(&(e as i32)) {
+            let exponent = e as i32;
+            with_runtime!(&lhs.client, R, c => {
+                let w = walk(c, &out.shape, dtype.size(), &[&lhs]);
+                let units = n / w.vector;
+                let (count, dim) = elemwise_dims(c, units);
+                unsafe {
+                    float_powi_kernel::launch_unchecked::<R>(
+                        c, count, dim, w.vector,
+                        lhs.arg::<R>(), out.arg::<R>(),
+                        units, lhs.offset / w.vector, w.rank, exponent, ty,
+                    );
+                }
+            });
+            return out;
+        }
+    }
+    let scalar = input_scalar(rhs, dtype);
+    with_runtime!(&lhs.client, R, c => {
+        let mut w = walk(c, &out.shape, dtype.size(), &[&lhs]);
+        if !is_float {
+            w = int_walk_vector(op, w);
+        }
+        let units = n / w.vector;
+        let (count, dim) = elemwise_dims(c, units);
+        unsafe {
+            if is_float {
+                float_scalar_kernel::launch_unchecked::<R>(
+                    c, count, dim, w.vector,
+                    lhs.arg::<R>(), scalar, out.arg::<R>(),
+                    units, lhs.offset / w.vector, w.rank, op, ty,
+                );
+            } else {
+                int_scalar_kernel::launch_unchecked::<R>(
+                    c, count, dim, w.vector,
+                    lhs.arg::<R>(), scalar, out.arg::<R>(),
+                    units, lhs.offset / w.vector, w.rank, op,
+                    dtype.is_signed(), (dtype.size() * 8) as u32, ty,
+                );
+            }
+        }
+    });
+    out
+}
+
+/// `lhs cmp rhs` as a bool tensor, broadcasting.
+#[track_caller]
+pub fn compare(op: CmpOp, lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
+    let name = cmp_name(op);
+    check_same_dtype(name, &lhs, &rhs);
+    let dtype = lhs.dtype;
+    let shape = broadcast_shape(name, &lhs, &rhs);
+    let lhs = broadcast_to(&lhs, &shape, name);
+    let rhs = broadcast_to(&rhs, &shape, name);
+    let out = lhs.empty_like(shape.clone(), BOOL);
+    let n = shape.num_elements();
+    if n == 0 {
+        return out;
+    }
+    let ty = dtype::storage(dtype);
+    with_runtime!(&lhs.client, R, c => {
+        // The u32 output shares the input's vector width.
+        let w = walk(c, &shape, dtype.size().max(4), &[&lhs, &rhs]);
+        let units = n / w.vector;
+        let (count, dim) = elemwise_dims(c, units);
+        unsafe {
+            compare_kernel::launch_unchecked::<R>(
+                c, count, dim, w.vector,
+                lhs.arg::<R>(), rhs.arg::<R>(), out.arg::<R>(),
+                units, lhs.offset / w.vector, rhs.offset / w.vector,
+                w.rank, op, ty,
+            );
+        }
+    });
+    out
+}
+
+/// `lhs cmp scalar` as a bool tensor.
+pub fn compare_scalar(op: CmpOp, lhs: CubeTensor, rhs: Scalar) -> CubeTensor {
+    let dtype = lhs.dtype;
+    let out = lhs.empty_like(lhs.shape.clone(), BOOL);
+    let n = out.num_elements();
+    if n == 0 {
+        return out;
+    }
+    let ty = dtype::storage(dtype);
+    let scalar = input_scalar(rhs, dtype);
+    with_runtime!(&lhs.client, R, c => {
+        let w = walk(c, &out.shape, dtype.size().max(4), &[&lhs]);
+        let units = n / w.vector;
+        let (count, dim) = elemwise_dims(c, units);
+        unsafe {
+            compare_scalar_kernel::launch_unchecked::<R>(
+                c, count, dim, w.vector,
+                lhs.arg::<R>(), scalar, out.arg::<R>(),
+                units, lhs.offset / w.vector, w.rank, op, ty,
+            );
+        }
+    });
+    out
+}
+
+/// Logical ops on bool tensors (`u32` words 0/1).
+pub fn bool_binary(op: BoolOp, lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
+    match op {
+        BoolOp::And => binary(BinaryOp::BitAnd, lhs, rhs),
+        BoolOp::Or => binary(BinaryOp::BitOr, lhs, rhs),
+        BoolOp::Xor => binary(BinaryOp::BitXor, lhs, rhs),
+        BoolOp::Eq => compare(CmpOp::Eq, lhs, rhs),
+    }
+}
+
+#[track_caller]
+fn check_op_dtype(op: BinaryOp, dtype: DType) {
+    let float_only = op == BinaryOp::Atan2;
+    let int_only = matches!(
+        op,
+        BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor | BinaryOp::Shl | BinaryOp::Shr
+    );
+    if float_only && !dtype.is_float() {
+        panic!("{}: expected a float dtype, got {dtype}", op_name(op));
+    }
+    if int_only && dtype.is_float() {
+        panic!("{}: expected an int dtype, got {dtype}", op_name(op));
+    }
+}
+
+fn op_name(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::Add => "add",
+        BinaryOp::Sub => "sub",
+        BinaryOp::Mul => "mul",
+        BinaryOp::Div => "div",
+        BinaryOp::Rem => "remainder",
+        BinaryOp::Pow => "pow",
+        BinaryOp::Atan2 => "atan2",
+        BinaryOp::Max => "max_pair",
+        BinaryOp::Min => "min_pair",
+        BinaryOp::BitAnd => "bitwise_and",
+        BinaryOp::BitOr => "bitwise_or",
+        BinaryOp::BitXor => "bitwise_xor",
+        BinaryOp::Shl => "bitwise_left_shift",
+        BinaryOp::Shr => "bitwise_right_shift",
+    }
+}
+
+fn cmp_name(op: CmpOp) -> &'static str {
+    match op {
+        CmpOp::Eq => "equal",
+        CmpOp::Ne => "not_equal",
+        CmpOp::Gt => "greater",
+        CmpOp::Ge => "greater_equal",
+        CmpOp::Lt => "lower",
+        CmpOp::Le => "lower_equal",
+    }
+}

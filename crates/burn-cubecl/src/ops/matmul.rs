@@ -1,0 +1,197 @@
+//! Matrix products: cubek's tiled kernels for floats (tensor cores where the
+//! device has them), a strided kernel of our own for ints and as the
+//! fallback when no cubek routine accepts the problem.
+
+use alloc::vec::Vec;
+
+use burn_backend::check;
+use burn_std::Shape;
+use cubecl::prelude::*;
+use cubek::matmul::definition::{MatmulElems, MatmulGlobalElems};
+use cubek::matmul::launch::Strategy;
+use cubek::std::InputBinding;
+
+use super::elemwise_dims;
+use crate::CubeTensor;
+use crate::client::with_runtime;
+use crate::dtype;
+
+/// One thread per output element; operands of any strides (batch dims of
+/// size 1 broadcast through stride 0). Accumulates in the element type.
+#[cube(launch_unchecked)]
+fn matmul_kernel<T: Numeric>(
+    lhs: &Tensor<T>,
+    rhs: &Tensor<T>,
+    out: &mut Tensor<T>,
+    len: usize,
+    lhs_offset: usize,
+    rhs_offset: usize,
+    #[comptime] rank: usize,
+    #[define(T)] _dtype: StorageType,
+) {
+    let pos = ABSOLUTE_POS;
+    if pos >= len {
+        terminate!();
+    }
+    let m_dim = comptime![rank - 2];
+    let n_dim = comptime![rank - 1];
+    let mut l = lhs_offset;
+    let mut r = rhs_offset;
+    #[unroll]
+    for d in 0..m_dim {
+        let coord = (pos / out.stride(d)) % out.shape(d);
+        l += coord * lhs.stride(d);
+        r += coord * rhs.stride(d);
+    }
+    let i = (pos / out.stride(m_dim)) % out.shape(m_dim);
+    let j = pos % out.shape(n_dim);
+    l += i * lhs.stride(m_dim);
+    r += j * rhs.stride(n_dim);
+    let k = lhs.shape(n_dim);
+    let mut acc = T::from_int(0);
+    for p in 0..k {
+        acc += lhs[l + p * lhs.stride(n_dim)] * rhs[r + p * rhs.stride(m_dim)];
+    }
+    out[pos] = acc;
+}
+
+/// `lhs @ rhs` over the last two dims, broadcasting batch dims.
+pub fn matmul(lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
+    let op = "matmul";
+    check::same_dtype(op, lhs.dtype, rhs.dtype);
+    let shape = check::matmul(op, &lhs.shape, &rhs.shape);
+    let dtype = lhs.dtype;
+    let out = lhs.empty_like(shape.clone(), dtype);
+    if out.num_elements() == 0 {
+        return out;
+    }
+    if lhs.shape.dims[lhs.shape.num_dims() - 1] == 0 {
+        return super::creation::full(shape, burn_std::Scalar::Int(0), &lhs.device, dtype);
+    }
+    if dtype.is_float() && cubek_matmul(&lhs, &rhs, &out) {
+        return out;
+    }
+    naive(&lhs, &rhs, &out);
+    out
+}
+
+/// `t` with batch dims of size 1 widened (stride 0) to `out`'s batch dims.
+fn batch_view(t: &CubeTensor, out: &Shape) -> CubeTensor {
+    let rank = out.num_dims();
+    let mut dims: Vec<usize> = out.dims[..rank - 2].to_vec();
+    let mut strides: Vec<usize> = (0..rank - 2)
+        .map(|d| {
+            if t.shape.dims[d] == out.dims[d] {
+                t.strides[d]
+            } else {
+                0
+            }
+        })
+        .collect();
+    dims.extend_from_slice(&t.shape.dims[rank - 2..]);
+    strides.extend_from_slice(&t.strides[rank - 2..]);
+    let mut view = t.clone();
+    view.shape = Shape::from(dims);
+    view.strides = strides;
+    view
+}
+
+fn naive(lhs: &CubeTensor, rhs: &CubeTensor, out: &CubeTensor) {
+    let lhs = batch_view(lhs, &out.shape);
+    let rhs = batch_view(rhs, &out.shape);
+    let n = out.num_elements();
+    let ty = dtype::storage(out.dtype);
+    let rank = out.shape.num_dims();
+    with_runtime!(&out.client, R, c => {
+        let (count, dim) = elemwise_dims(c, n);
+        unsafe {
+            matmul_kernel::launch_unchecked::<R>(
+                c, count, dim,
+                lhs.arg::<R>(), rhs.arg::<R>(), out.arg::<R>(),
+                n, lhs.offset, rhs.offset, rank, ty,
+            );
+        }
+    });
+}
+
+/// Whether the last two dims are row- or column-major and the data starts
+/// at the buffer's beginning (what cubek's bindings describe).
+fn cubek_layout(t: &CubeTensor) -> bool {
+    if t.offset != 0 {
+        return false;
+    }
+    let rank = t.shape.num_dims();
+    let (rows, cols) = (t.shape.dims[rank - 2], t.shape.dims[rank - 1]);
+    let (rs, cs) = (t.strides[rank - 2], t.strides[rank - 1]);
+    (cs == 1 && (rs == cols || rows == 1)) || (rs == 1 && (cs == rows || cols == 1))
+}
+
+/// cubek's routines in the order they are tried: tensor-core kernels first
+/// (they report `Unavailable` on devices without them), then unit kernels.
+///
+/// The order comes from `examples/matmul_strategies.rs` on an H200
+/// (2026-11-30, 8192³): double-buffered TMA + `mma` leads in every dtype
+/// (f16 246, bf16 245, f32-as-tf32 98 TFLOP/s, not used: see `cubek_matmul`), the warp-specialised TMA
+/// routine follows (187 / 188 / 95); the cyclic `cmma` routine serves GPUs
+/// without TMA (Vulkan cooperative matrices); the unit routine (26 TFLOP/s
+/// f32 there, twice the double-buffered unit one) serves the rest.
+pub fn strategies() -> Vec<Strategy> {
+    alloc::vec![
+        Strategy::DoubleTmaMma(Default::default()),
+        Strategy::SpecializedTmaMma(Default::default()),
+        Strategy::SimpleCyclicCmma(Default::default()),
+        Strategy::SimpleUnit(Default::default()),
+        Strategy::DoubleUnit(Default::default()),
+    ]
+}
+
+/// Tries cubek's routines, best first; false when none accepts the problem.
+///
+/// f32 products stay in f32, PyTorch's default: cubek's tensor-core routines
+/// would round f32 operands to TF32 (10-bit mantissa, about 1e-3 relative
+/// error), so f32 uses the unit routines. f16/bf16 take the tensor-core
+/// routines (f32 accumulation).
+fn cubek_matmul(lhs: &CubeTensor, rhs: &CubeTensor, out: &CubeTensor) -> bool {
+    let strict = out.dtype == burn_std::DType::F32 || out.dtype == burn_std::DType::F64;
+    strategies()
+        .iter()
+        .filter(|s| !strict || matches!(s, Strategy::SimpleUnit(_) | Strategy::DoubleUnit(_)))
+        .any(|strategy| matmul_with(strategy, lhs, rhs, out).is_ok())
+}
+
+/// Runs one cubek routine into `out` (for the dispatch above and for
+/// benchmarks comparing routines). Float operands only.
+pub fn matmul_with(
+    strategy: &Strategy,
+    lhs: &CubeTensor,
+    rhs: &CubeTensor,
+    out: &CubeTensor,
+) -> Result<(), alloc::string::String> {
+    let lhs = if cubek_layout(lhs) {
+        lhs.clone()
+    } else {
+        super::shape::copy_contiguous(lhs)
+    };
+    let rhs = if cubek_layout(rhs) {
+        rhs.clone()
+    } else {
+        super::shape::copy_contiguous(rhs)
+    };
+    let ty = dtype::storage(out.dtype);
+    with_runtime!(&out.client, R, c => {
+        let mut elems = MatmulElems::from_globals(&MatmulGlobalElems {
+            lhs: ty,
+            rhs: ty,
+            out: ty,
+        });
+        cubek::matmul::launch::launch_ref(
+            strategy,
+            c,
+            InputBinding::new(lhs.binding::<R>(), ty),
+            InputBinding::new(rhs.binding::<R>(), ty),
+            out.binding::<R>(),
+            &mut elems,
+        )
+        .map_err(|err| alloc::format!("{err:?}"))
+    })
+}
