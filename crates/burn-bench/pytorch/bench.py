@@ -2,12 +2,17 @@
 timed with the same policy and written in the same JSON layout, so that
 `burn-bench compare BURN.json TORCH.json` can print them side by side.
 
-    python crates/burn-bench/pytorch/bench.py [--threads N] [--filter S] [--quick] [--json FILE]
+    python crates/burn-bench/pytorch/bench.py [--device cpu|cuda] [--threads N] [--filter S] [--quick] [--json FILE]
 
 The thread count defaults to what Flex uses: RAYON_NUM_THREADS if set,
 otherwise every core this process may run on. Eager mode, CPU, no
 torch.compile. PyTorch CPU tensors already live in host memory, so an
 iteration ends when the last op returns (Burn's ends with `into_data()`).
+
+With `--device cuda` it runs the GPU workloads (burn-bench `--device cuda`):
+inputs on the GPU, an iteration ends with `torch.cuda.synchronize()`, as
+Burn's ends with `Device::sync()`. f32 matmuls run in strict f32 (PyTorch's
+default, TF32 off), the precision Burn's CubeCL f32 matmul keeps.
 """
 
 import argparse
@@ -206,6 +211,82 @@ WORKLOADS = {
 }
 
 
+# ----------------------------------------------------------- GPU workloads
+# Names and sizes as in src/workloads.rs `gpu()`.
+GPU = "cuda"
+
+
+def gpu_uniform(*shape, dtype=torch.float32):
+    return torch.rand(*shape, device=GPU).to(dtype)
+
+
+def synced(fn):
+    def run():
+        out = fn()
+        torch.cuda.synchronize()
+        return out
+
+    return run
+
+
+def gpu_matmul(n, dtype):
+    def setup():
+        lhs, rhs = gpu_uniform(n, n, dtype=dtype), gpu_uniform(n, n, dtype=dtype)
+        return synced(lambda: lhs @ rhs)
+
+    return ("matmul" if dtype == torch.float32 else "matmul_half"), 2.0 * n**3, setup
+
+
+def gpu_unary(n, nbytes, op):
+    def setup():
+        x = gpu_uniform(n, n)
+        return synced(lambda: op(x))
+
+    return "memory", float(nbytes), setup
+
+
+def gpu_conv2d(batch, channels, size):
+    def setup():
+        x = gpu_uniform(batch, channels, size, size)
+        weight = gpu_uniform(channels, channels, 3, 3)
+        return synced(lambda: torch.nn.functional.conv2d(x, weight, padding=1))
+
+    return "matmul", 2.0 * batch * channels * size * size * channels * 9, setup
+
+
+def gpu_mlp_train_step():
+    kind, flops, setup = mlp_step("train_step")
+
+    def gpu_setup():
+        # The same step with the default device set to the GPU.
+        with torch.device(GPU):
+            step = setup()
+        return synced(step)
+
+    return kind, flops, gpu_setup
+
+
+GN = 16384
+GPU_ELEMENTS = GN * GN
+GPU_WORKLOADS = {
+    "gpu_matmul_f32_4096": gpu_matmul(4096, torch.float32),
+    "gpu_matmul_f32_8192": gpu_matmul(8192, torch.float32),
+    "gpu_matmul_f16_4096": gpu_matmul(4096, torch.float16),
+    "gpu_matmul_f16_8192": gpu_matmul(8192, torch.float16),
+    "gpu_matmul_bf16_4096": gpu_matmul(4096, torch.bfloat16),
+    "gpu_matmul_bf16_8192": gpu_matmul(8192, torch.bfloat16),
+    "gpu_chain_f32_16384x16384": gpu_unary(GN, 4 * 2 * 4 * GPU_ELEMENTS, chain),
+    "gpu_softmax_last_f32_16384x16384": gpu_unary(
+        GN, 2 * 4 * GPU_ELEMENTS, lambda x: torch.softmax(x, dim=-1)
+    ),
+    "gpu_sum_dim_last_f32_16384x16384": gpu_unary(
+        GN, 4 * GPU_ELEMENTS + 4 * GN, lambda x: x.sum(dim=-1, keepdim=True)
+    ),
+    "gpu_conv2d_f32_b64_c64_56x56_k3": gpu_conv2d(64, 64, 56),
+    "gpu_mlp_train_step": gpu_mlp_train_step(),
+}
+
+
 def default_threads():
     env = os.environ.get("RAYON_NUM_THREADS", "")
     if env.isdigit() and int(env) > 0:
@@ -252,6 +333,7 @@ def rate(kind, work, median_ms):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     parser.add_argument("--threads", type=int, default=default_threads())
     parser.add_argument("--filter", default=None)
     parser.add_argument("--quick", action="store_true")
@@ -261,13 +343,19 @@ def main():
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
     policy, policy_name = (QUICK, "quick") if args.quick else (FULL, "full")
-    selected = [n for n in WORKLOADS if args.filter is None or args.filter in n]
+    workloads = WORKLOADS
+    if args.device == "cuda":
+        workloads = GPU_WORKLOADS
+        torch.backends.cuda.matmul.allow_tf32 = False
+    selected = [n for n in workloads if args.filter is None or args.filter in n]
     if not selected:
         sys.exit(f"bench.py: no workload matches {args.filter!r}")
 
     load_before = load_average()
     date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     cpu = cpu_model()
+    if args.device == "cuda":
+        cpu = f"{torch.cuda.get_device_name(0)} (host: {cpu})"
     print(f"pytorch {torch.__version__} — {date} — {cpu} — {torch.get_num_threads()} threads — policy {policy_name}")
     if load_before:
         print("load average before: {:.2f} {:.2f} {:.2f}".format(*load_before))
@@ -275,7 +363,7 @@ def main():
 
     results = []
     for name in selected:
-        kind, work, setup = WORKLOADS[name]
+        kind, work, setup = workloads[name]
         samples = measure(policy, setup())
         median_ms = statistics.median(samples) * 1e3
         min_ms = min(samples) * 1e3

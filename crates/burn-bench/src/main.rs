@@ -3,7 +3,7 @@
 //! PyTorch script beside it (`pytorch/bench.py`).
 //!
 //! ```text
-//! burn-bench [--filter SUBSTR] [--quick] [--json FILE] [--list]
+//! burn-bench [--device flex|cuda|wgpu] [--filter SUBSTR] [--quick] [--json FILE] [--list]
 //!            [--fma-units N] [--clock-ghz GHZ] [--stream-gbs GBS]
 //! burn-bench compare BURN.json TORCH.json
 //! ```
@@ -35,10 +35,12 @@ use report::{Limits, Record, Report};
 use timing::Policy;
 
 const USAGE: &str = "\
-usage: burn-bench [--filter SUBSTR] [--quick] [--json FILE] [--list]
+usage: burn-bench [--device flex|cuda|wgpu] [--filter SUBSTR] [--quick] [--json FILE] [--list]
                   [--fma-units N] [--clock-ghz GHZ] [--stream-gbs GBS]
        burn-bench compare BURN.json TORCH.json
 
+  --device NAME    flex (default) runs the CPU suite; cuda / wgpu (built with the
+                   feature of that name) run the GPU suite on the CubeCL backend
   --filter SUBSTR  run only the workloads whose name contains SUBSTR
   --quick          short warm-up and few iterations (a smoke run, not a result)
   --json FILE      also write the results as JSON (the format compare reads)
@@ -58,10 +60,66 @@ enum Command {
 
 #[derive(Debug, Default, PartialEq)]
 struct RunArgs {
+    device: Target,
     filter: Option<String>,
     quick: bool,
     json: Option<PathBuf>,
     overrides: Overrides,
+}
+
+/// Where the suite runs.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum Target {
+    #[default]
+    Flex,
+    Cuda,
+    Wgpu,
+}
+
+impl Target {
+    fn parse(name: &str) -> Result<Self, String> {
+        match name {
+            "flex" => Ok(Self::Flex),
+            "cuda" => Ok(Self::Cuda),
+            "wgpu" => Ok(Self::Wgpu),
+            other => Err(format!(
+                "--device: unknown device {other:?} (flex, cuda, wgpu)"
+            )),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Flex => "flex",
+            Self::Cuda => "cuda",
+            Self::Wgpu => "wgpu",
+        }
+    }
+
+    /// The device, or why this build cannot make it.
+    fn device(self) -> Result<Device, String> {
+        match self {
+            Self::Flex => Ok(Device::flex()),
+            #[cfg(feature = "cuda")]
+            Self::Cuda => Ok(Device::cuda(0)),
+            #[cfg(feature = "wgpu")]
+            Self::Wgpu => Ok(Device::wgpu(Default::default())),
+            #[allow(unreachable_patterns)]
+            other => Err(format!(
+                "--device {0}: burn-bench was built without the `{0}` feature \
+                 (cargo build --release -p burn-bench --features {0})",
+                other.name()
+            )),
+        }
+    }
+
+    /// The workloads of this target: the CPU suite or the GPU sizes.
+    fn workloads(self) -> Vec<workloads::Workload> {
+        match self {
+            Self::Flex => workloads::all(),
+            Self::Cuda | Self::Wgpu => workloads::gpu(),
+        }
+    }
 }
 
 fn parse(args: &[String]) -> Result<Command, String> {
@@ -87,6 +145,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
             "--list" => return Ok(Command::List),
             "--quick" => run.quick = true,
             "--filter" => run.filter = Some(value("--filter")?),
+            "--device" => run.device = Target::parse(&value("--device")?)?,
             "--json" => run.json = Some(value("--json")?.into()),
             "--fma-units" => {
                 let v = value("--fma-units")?;
@@ -129,7 +188,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Ok(Command::List) => {
-            for w in workloads::all() {
+            for w in workloads::all().into_iter().chain(workloads::gpu()) {
                 println!("{}", w.name);
             }
             Ok(())
@@ -155,7 +214,10 @@ fn compare(burn: &std::path::Path, torch: &std::path::Path) -> Result<(), String
 }
 
 fn run(args: &RunArgs) -> Result<(), String> {
-    let selected: Vec<_> = workloads::all()
+    let device = args.device.device()?;
+    let selected: Vec<_> = args
+        .device
+        .workloads()
         .into_iter()
         .filter(|w| {
             args.filter
@@ -178,8 +240,12 @@ fn run(args: &RunArgs) -> Result<(), String> {
     let load_before = machine::load_average();
     let date = machine::now_utc();
     let machine = machine::detect(machine::flex_threads(), args.overrides);
+    let framework = match args.device {
+        Target::Flex => "burn-flex".to_string(),
+        other => format!("burn-cube-{}", other.name()),
+    };
     println!(
-        "burn-flex {} — {date} — {} — {} threads — policy {policy_name}",
+        "{framework} {} — {date} — {} — {} threads — policy {policy_name}",
         env!("CARGO_PKG_VERSION"),
         machine.cpu,
         machine.threads,
@@ -190,7 +256,6 @@ fn run(args: &RunArgs) -> Result<(), String> {
     }
     println!("\n{}", report::table_header());
 
-    let device = Device::flex();
     device.seed(0);
     let limits = Limits::of(&machine);
     let mut results = Vec::new();
@@ -225,7 +290,7 @@ fn run(args: &RunArgs) -> Result<(), String> {
 
     if let Some(path) = &args.json {
         let report = Report {
-            framework: "burn-flex".into(),
+            framework,
             version: env!("CARGO_PKG_VERSION").into(),
             date,
             command: std::env::args().collect::<Vec<_>>().join(" "),
@@ -271,6 +336,7 @@ mod tests {
         assert_eq!(
             cmd,
             Command::Run(RunArgs {
+                device: Target::Flex,
                 filter: Some("matmul".into()),
                 quick: true,
                 json: Some("out.json".into()),
@@ -282,6 +348,20 @@ mod tests {
             })
         );
         assert_eq!(parse(&[]).unwrap(), Command::Run(RunArgs::default()));
+    }
+
+    #[test]
+    fn device_flag_names_a_target() {
+        let cmd = parse(&args(&["--device", "cuda"])).unwrap();
+        let Command::Run(run) = cmd else {
+            panic!("expected a run")
+        };
+        assert_eq!(run.device, Target::Cuda);
+        assert!(
+            parse(&args(&["--device", "tpu"]))
+                .unwrap_err()
+                .contains("tpu")
+        );
     }
 
     #[test]

@@ -251,6 +251,83 @@ pub fn all() -> Vec<Workload> {
     ]
 }
 
+// ------------------------------------------------------------ GPU sizes
+
+/// A GPU iteration ends when the device has finished (`Device::sync`), not
+/// with the result in host memory: reading 256 MiB back would time PCIe.
+fn synced(device: &Device, run: impl Fn() + 'static) -> Runner {
+    let device = device.clone();
+    Box::new(move || {
+        run();
+        device.sync();
+        Vec::new()
+    })
+}
+
+fn gpu_matmul(name: &'static str, n: usize, dtype: DType) -> Workload {
+    let kind = if dtype == DType::F32 {
+        Kind::Matmul
+    } else {
+        Kind::MatmulHalf
+    };
+    Workload::new(name, kind, 2.0 * (n as f64).powi(3), move |device| {
+        let lhs = uniform([n, n], device).cast(dtype);
+        let rhs = uniform([n, n], device).cast(dtype);
+        synced(device, move || drop(lhs.clone().matmul(rhs.clone())))
+    })
+}
+
+fn gpu_unary(name: &'static str, n: usize, bytes: f64, op: fn(Tensor<2>) -> Tensor<2>) -> Workload {
+    Workload::new(name, Kind::Memory, bytes, move |device| {
+        let x = uniform([n, n], device);
+        synced(device, move || drop(op(x.clone())))
+    })
+}
+
+fn gpu_conv2d(name: &'static str, batch: usize, channels: usize, size: usize) -> Workload {
+    let flops = 2.0 * (batch * channels * size * size * channels * 9) as f64;
+    Workload::new(name, Kind::Matmul, flops, move |device| {
+        let x = uniform([batch, channels, size, size], device);
+        let weight = uniform([channels, channels, 3, 3], device);
+        let options = ConvOptions::new([1, 1], [1, 1], [1, 1], 1);
+        synced(device, move || {
+            drop(conv2d(x.clone(), weight.clone(), None, options))
+        })
+    })
+}
+
+/// The GPU workloads of the issue (`--device cuda|wgpu`): matmul at 4096³
+/// and 8192³ in f32 (strict f32, no TF32), f16
+/// and bf16; the chain on 256M elements; softmax and sum over the last dim
+/// of 16384²; conv2d at batch 64; the MLP training step.
+pub fn gpu() -> Vec<Workload> {
+    const N: usize = 16384;
+    let elements = N * N;
+    vec![
+        gpu_matmul("gpu_matmul_f32_4096", 4096, DType::F32),
+        gpu_matmul("gpu_matmul_f32_8192", 8192, DType::F32),
+        gpu_matmul("gpu_matmul_f16_4096", 4096, DType::F16),
+        gpu_matmul("gpu_matmul_f16_8192", 8192, DType::F16),
+        gpu_matmul("gpu_matmul_bf16_4096", 4096, DType::BF16),
+        gpu_matmul("gpu_matmul_bf16_8192", 8192, DType::BF16),
+        gpu_unary("gpu_chain_f32_16384x16384", N, chain_bytes(elements), chain),
+        gpu_unary(
+            "gpu_softmax_last_f32_16384x16384",
+            N,
+            (2 * 4 * elements) as f64,
+            softmax_last,
+        ),
+        gpu_unary(
+            "gpu_sum_dim_last_f32_16384x16384",
+            N,
+            (4 * elements + 4 * N) as f64,
+            sum_last,
+        ),
+        gpu_conv2d("gpu_conv2d_f32_b64_c64_56x56_k3", 64, 64, 56),
+        mlp_train_step("gpu_mlp_train_step"),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,7 +374,8 @@ mod tests {
     #[test]
     fn names_are_unique_and_all_in_the_pytorch_script() {
         let script = include_str!("../pytorch/bench.py");
-        let list = all();
+        let mut list = all();
+        list.extend(gpu());
         for (i, w) in list.iter().enumerate() {
             assert!(
                 list[..i].iter().all(|o| o.name != w.name),
