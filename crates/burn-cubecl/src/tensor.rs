@@ -48,15 +48,6 @@ impl TensorMetadata for CubeTensor {
     }
 }
 
-/// Row-major strides of `dims`.
-pub fn contiguous_strides(dims: &[usize]) -> Vec<usize> {
-    let mut strides = alloc::vec![1; dims.len()];
-    for i in (0..dims.len().saturating_sub(1)).rev() {
-        strides[i] = strides[i + 1] * dims[i + 1].max(1);
-    }
-    strides
-}
-
 impl CubeTensor {
     /// The device holding the tensor.
     pub fn device(&self) -> &CubeDevice {
@@ -84,7 +75,7 @@ impl CubeTensor {
         // Zero-element tensors still get a small buffer: a handle always exists.
         let bytes = (shape.num_elements() * dtype.size()).max(4);
         let handle = with_runtime!(client, R, c => c.empty(bytes));
-        let strides = contiguous_strides(shape.dims.as_slice());
+        let strides = shape.contiguous_strides();
         Self {
             client: client.clone(),
             device: device.clone(),
@@ -110,7 +101,7 @@ impl CubeTensor {
             bytes.resize(4, 0);
         }
         let handle = with_runtime!(&client, R, c => c.create_from_slice(&bytes));
-        let strides = contiguous_strides(data.shape.dims.as_slice());
+        let strides = data.shape.contiguous_strides();
         Self {
             client,
             device: device.clone(),

@@ -404,7 +404,7 @@ pub fn argwhere(tensor: CubeTensor) -> CubeTensor {
     let bools = data
         .to_vec::<bool>()
         .unwrap_or_else(|err| panic!("argwhere: the mask did not read back as bools: {err:?}"));
-    let strides = crate::tensor::contiguous_strides(&shape.dims);
+    let strides = shape.contiguous_strides();
     let mut coords: Vec<i64> = Vec::new();
     let mut count = 0;
     for (linear, _) in bools.iter().enumerate().filter(|&(_, &b)| b) {

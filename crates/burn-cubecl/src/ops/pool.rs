@@ -124,12 +124,6 @@ fn max_pool2d_kernel<F: Float, I: Int>(
     indices[pos] = I::cast_from(best_at);
 }
 
-/// The index dtype of max pooling: [`dtype::INDEX`], the backend's default
-/// int dtype (Flex and PyTorch use int64, their default).
-fn index_dtype(_x: &CubeTensor) -> DType {
-    dtype::INDEX
-}
-
 /// Max pooling with the flat `h·w` index of each max.
 pub fn max_pool2d_with_indices(
     x: CubeTensor,
@@ -148,7 +142,8 @@ pub fn max_pool2d_with_indices(
     );
     check::float_dtype(op, x.dtype);
     let dtype = x.dtype;
-    let index_dtype = index_dtype(&x);
+    // The backend default int dtype (Flex and PyTorch use int64, theirs).
+    let index_dtype = dtype::INDEX;
     let out = x.empty_like(out_shape.clone(), dtype);
     let indices = x.empty_like(out_shape, index_dtype);
     let n = out.num_elements();

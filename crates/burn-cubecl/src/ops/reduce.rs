@@ -741,11 +741,6 @@ fn identity(op: ReduceOp, acc: DType) -> InputScalar {
     }
 }
 
-/// The dtype of index outputs (argmax, sort indices): see [`dtype::INDEX`].
-pub(crate) fn index_dtype(_tensor: &CubeTensor) -> DType {
-    dtype::INDEX
-}
-
 /// Cube count of one cube per line, spread over y when x runs out.
 pub(crate) fn line_cubes<R: Runtime>(client: &ComputeClient<R>, lines: usize) -> CubeCount {
     let max_x = client.properties().hardware.max_cube_count.0.max(1) as usize;
@@ -765,8 +760,8 @@ pub(crate) fn line_block<R: Runtime>(client: &ComputeClient<R>, work: usize) -> 
 /// A contiguous tensor with `t`'s shape seen as the shape `dims`.
 fn view(t: &CubeTensor, dims: Vec<usize>) -> CubeTensor {
     let mut v = t.clone();
-    v.strides = crate::tensor::contiguous_strides(&dims);
     v.shape = Shape::from(dims);
+    v.strides = v.shape.contiguous_strides();
     v
 }
 
@@ -1029,7 +1024,7 @@ pub fn arg_reduce(tensor: CubeTensor, dim: usize, max: bool) -> CubeTensor {
     );
     let mut dims = shape.dims.clone();
     dims[dim] = 1;
-    let out = tensor.empty_like(Shape::from(dims), index_dtype(&tensor));
+    let out = tensor.empty_like(Shape::from(dims), dtype::INDEX);
     let lines = out.num_elements();
     if lines == 0 {
         return out;

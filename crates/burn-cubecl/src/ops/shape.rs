@@ -12,7 +12,6 @@ use super::elemwise_dims;
 use crate::CubeTensor;
 use crate::client::with_runtime;
 use crate::dtype;
-use crate::tensor::contiguous_strides;
 
 /// Copies `src` (a strided view) into `dst` (another strided view of the same
 /// shape): thread `pos` takes the element at row-major position `pos`.
@@ -86,7 +85,7 @@ pub fn reshape(tensor: CubeTensor, shape: Shape) -> CubeTensor {
     } else {
         copy_contiguous(&tensor)
     };
-    tensor.strides = contiguous_strides(&shape.dims);
+    tensor.strides = shape.contiguous_strides();
     tensor.shape = shape;
     tensor
 }

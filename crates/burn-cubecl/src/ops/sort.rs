@@ -20,7 +20,7 @@ use burn_std::DType;
 use cubecl::prelude::*;
 
 use super::elemwise_dims;
-use super::reduce::{check_numeric, index_dtype, line_cubes, line_offset, nan};
+use super::reduce::{check_numeric, line_cubes, line_offset, nan};
 use crate::CubeTensor;
 use crate::client::with_runtime;
 use crate::dtype;
@@ -254,7 +254,7 @@ pub fn sort_with_indices(
         len < u32::MAX as usize,
         "{op}: dim {dim} of shape {shape} is longer than 2^32 - 2 elements"
     );
-    let idx_dtype = index_dtype(&tensor);
+    let idx_dtype = crate::dtype::INDEX;
     let values = tensor.empty_like(shape.clone(), dtype);
     let indices = tensor.empty_like(shape.clone(), idx_dtype);
     let n = shape.num_elements();
