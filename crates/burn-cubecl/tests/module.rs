@@ -9,6 +9,9 @@ use burn_backend::{
     Backend, ConvOptions, ConvTransposeOptions, FloatTensorOps, IntTensorOps, InterpolateMode,
     InterpolateOptions, ModuleOps, TensorMetadata,
 };
+use burn_cubecl::ops::conv::{
+    ConvAlgorithm, conv_transpose3d_with, conv3d_weight_backward_with, conv3d_with,
+};
 use burn_cubecl::{Cube, CubeDevice, CubeTensor};
 use burn_std::{DType, Shape, TensorData};
 
@@ -958,6 +961,52 @@ fn conv3d_weight_backward_hand_case_and_linearity() {
     }
 }
 
+/// Both algorithms, and the column-matrix one a batch at a time (several
+/// chunks, concatenated forward and summed for the weight gradient), agree
+/// with the CPU references.
+#[test]
+fn conv3d_algorithms_and_batch_chunks_match_reference() {
+    let algorithms = [
+        ConvAlgorithm::Direct,
+        ConvAlgorithm::Gemm { batches: 1 },
+        ConvAlgorithm::Gemm { batches: 2 },
+    ];
+    for (xs, ws, geo) in conv_cases() {
+        let x = noise(numel(&xs), 53);
+        let w = noise(numel(&ws), 59);
+        let bias = noise(ws[0], 61);
+        let (want, os) = conv_ref(&x, xs, &w, ws, Some(&bias), &geo);
+        let g = noise(numel(&os), 67);
+        let want_dw: Vec<f32> = (0..numel(&ws))
+            .map(|i| {
+                let mut e = vec![0.0; numel(&ws)];
+                e[i] = 1.0;
+                dot(&conv_ref(&x, xs, &e, ws, None, &geo).0, &g)
+            })
+            .collect();
+        for algorithm in algorithms {
+            let y = conv3d_with(
+                algorithm,
+                permuted5(&x, xs),
+                t(w.clone(), &ws),
+                Some(t(bias.clone(), &[ws[0]])),
+                conv_opts(&geo),
+                Shape::from(os.to_vec()),
+            );
+            assert_eq!(y.shape(), Shape::from(os.to_vec()), "{algorithm:?}");
+            close(&v(y), &want, 1e-5);
+            let dw = conv3d_weight_backward_with(
+                algorithm,
+                t(x.clone(), &xs),
+                permuted5(&g, os),
+                Shape::from(ws.to_vec()),
+                conv_opts(&geo),
+            );
+            close(&v(dw), &want_dw, 1e-4);
+        }
+    }
+}
+
 #[test]
 fn conv_transpose3d_hand_cases() {
     let x = || t(vec![1.0, 2.0, 3.0, 4.0], &[1, 1, 1, 2, 2]);
@@ -1041,11 +1090,28 @@ fn conv_transpose3d_matches_reference_and_is_the_adjoint_of_conv3d() {
         let y = Cube::conv_transpose3d(
             permuted5(&x, xs),
             permuted5(&w, ws),
-            Some(t(bias, &[o])),
+            Some(t(bias.clone(), &[o])),
             opts,
         );
         assert_eq!(y.shape(), Shape::from(os.to_vec()));
         close(&v(y), &want, 1e-5);
+        // Both algorithms, the column-matrix one also a batch at a time.
+        for algorithm in [
+            ConvAlgorithm::Direct,
+            ConvAlgorithm::Gemm { batches: 1 },
+            ConvAlgorithm::Gemm { batches: 2 },
+        ] {
+            let y = conv_transpose3d_with(
+                algorithm,
+                permuted5(&x, xs),
+                t(w.clone(), &ws),
+                Some(t(bias.clone(), &[o])),
+                opts,
+                Shape::from(os.to_vec()),
+            );
+            assert_eq!(y.shape(), Shape::from(os.to_vec()), "{algorithm:?}");
+            close(&v(y), &want, 1e-5);
+        }
         // <conv3d(z, w), x> = <z, conv_transpose3d(x, w)> for z of the
         // transposed output's shape (the conv maps it back to x's shape).
         let z = noise(numel(&os), 67);
