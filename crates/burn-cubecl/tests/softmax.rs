@@ -59,8 +59,18 @@ fn pseudo_random(n: usize, scale: f32) -> Vec<f32> {
 
 #[test]
 fn last_dim_short_and_long_rows() {
-    // 3 rows of 5 (shorter than a cube) and 2 rows of 3001 (many steps per unit).
-    for (rows, len) in [(3, 5), (2, 3001)] {
+    // Rows held in registers: 3 of 5 (shorter than a cube), 2 of 3001
+    // (scalar reads), 2 of 4108 (vectors of 4), 3 of 64. Rows streamed
+    // twice (longer than 1024 units × 8 vectors): 1 of 40000 (vectors of 4:
+    // groups of four loads per unit and a remainder), 2 of 33001 (scalar).
+    for (rows, len) in [
+        (3, 5),
+        (2, 3001),
+        (2, 4108),
+        (3, 64),
+        (1, 40000),
+        (2, 33001),
+    ] {
         let values = pseudo_random(rows * len, 20.0);
         for log in [false, true] {
             let t = upload(&values, &[rows, len]);
@@ -129,4 +139,24 @@ fn other_dims_and_permuted_input() {
         }
     }
     assert_close(&got, &reference(&transposed, a, false), 2e-5);
+}
+
+#[test]
+fn rows_of_a_sliced_input() {
+    // Rows 1..3 of a [3, 4100] tensor: the data starts 4100 elements into
+    // the buffer, a multiple of the vector size.
+    let (rows, len) = (3, 4100);
+    let values = pseudo_random(rows * len, 12.0);
+    let t = Cube::float_slice(
+        upload(&values, &[rows, len]),
+        &[burn_std::Slice::new(1, Some(3), 1), burn_std::Slice::full()],
+    );
+    for log in [false, true] {
+        let got = if log {
+            Cube::log_softmax(t.clone(), 1)
+        } else {
+            Cube::softmax(t.clone(), 1)
+        };
+        assert_close(&read(got), &reference(&values[len..], len, log), 2e-5);
+    }
 }

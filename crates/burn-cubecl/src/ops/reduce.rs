@@ -257,13 +257,15 @@ fn reduce_cube_kernel<T: Numeric, A: Numeric, O: Numeric, N: Size>(
     let mut shared = SharedMemory::<A>::new(block);
     shared[t] = partial;
     sync_cube();
-    let mut width = CUBE_DIM as usize / 2;
-    while width > 0 {
+    // The tree's levels are known when the kernel is built: unrolled.
+    let levels = comptime![block.trailing_zeros()];
+    #[unroll]
+    for level in 0..levels {
+        let width = comptime![block >> (level + 1)];
         if t < width {
             shared[t] = combine::<A>(shared[t], shared[t + width], op, float);
         }
         sync_cube();
-        width /= 2;
     }
     if t == 0 {
         out[line] = O::cast_from(shared[0]);

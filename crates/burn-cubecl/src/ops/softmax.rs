@@ -1,7 +1,9 @@
 //! Fused softmax and log-softmax: one cube per row, two reads of the row
 //! (an online max-and-sum pass, then the output pass, which mostly hits the
 //! cache) instead of the five kernels and four temporaries of the
-//! composition.
+//! composition. Rows are read in vectors (16 bytes where the row length
+//! allows), four per unit in flight: a memory-bound kernel needs that many
+//! bytes outstanding to approach the copy bandwidth.
 
 use burn_std::DType;
 use cubecl::prelude::*;
@@ -13,12 +15,30 @@ use crate::dtype;
 /// Units per cube; a power of two (the tree reduction halves it).
 const BLOCK: usize = 256;
 
+/// Lane-wise maximum (NaN-blind: a NaN reaches the output through the sum).
+#[cube]
+fn vmax<N: Size>(a: Vector<f32, N>, b: Vector<f32, N>) -> Vector<f32, N> {
+    select_many(b.greater_than(a), b, a)
+}
+
+/// Merges two (max, sum of exp(x - max)) pairs.
+#[cube]
+fn merge(m1: f32, s1: f32, m2: f32, s2: f32) -> (f32, f32) {
+    let m = select(m2 > m1, m2, m1);
+    (m, s1 * f32::exp(m1 - m) + s2 * f32::exp(m2 - m))
+}
+
+/// One cube per row of `row_vecs` vectors. Pass 1 keeps a lane-wise
+/// running (max, sum of exp(x − max)) per unit, four vector loads in flight
+/// and one rescale per group of four; the units' pairs meet in a shared
+/// memory tree. Pass 2 writes `exp(x − max) / sum` (or `x − max − ln sum`),
+/// again four loads in flight. f16/bf16 compute in f32.
 #[cube(launch_unchecked)]
-fn softmax_kernel<F: Float>(
-    input: &Tensor<F>,
-    out: &mut Tensor<F>,
+fn softmax_kernel<F: Float, N: Size>(
+    input: &Tensor<Vector<F, N>>,
+    out: &mut Tensor<Vector<F, N>>,
     rows: usize,
-    row_len: usize,
+    row_vecs: usize,
     offset: usize,
     #[comptime] block: usize,
     #[comptime] log: bool,
@@ -29,24 +49,152 @@ fn softmax_kernel<F: Float>(
         terminate!();
     }
     let tid = UNIT_POS as usize;
-    let base = offset + row * row_len;
-    let steps = row_len.div_ceil(block);
+    let base = offset + row * row_vecs;
+    let vs = input.vector_size();
 
-    let mut m = f32::min_value();
-    let mut s = 0.0f32;
-    for k in 0..steps {
-        let i = tid + k * block;
-        if i < row_len {
-            // Fold x into the running (max, sum of exp(x - max)); an
-            // element at -inf adds nothing (exp(-inf - -inf) would be NaN).
-            let x = f32::cast_from(input[base + i]);
-            let new_m = select(x > m, x, m);
-            let term = select(x < f32::min_value(), 0.0f32, f32::exp(x - new_m));
-            s = s * f32::exp(m - new_m) + term;
-            m = new_m;
-        }
+    let mut m = Vector::<f32, N>::new(f32::min_value());
+    let mut s = Vector::<f32, N>::new(0.0f32);
+    let mut i = tid;
+    while i + 3 * block < row_vecs {
+        let x0 = Vector::<f32, N>::cast_from(input[base + i]);
+        let x1 = Vector::<f32, N>::cast_from(input[base + i + block]);
+        let x2 = Vector::<f32, N>::cast_from(input[base + i + 2 * block]);
+        let x3 = Vector::<f32, N>::cast_from(input[base + i + 3 * block]);
+        let nm = vmax::<N>(m, vmax::<N>(vmax::<N>(x0, x1), vmax::<N>(x2, x3)));
+        s = s * Vector::exp(m - nm)
+            + (Vector::exp(x0 - nm) + Vector::exp(x1 - nm))
+            + (Vector::exp(x2 - nm) + Vector::exp(x3 - nm));
+        m = nm;
+        i += 4 * block;
+    }
+    while i < row_vecs {
+        let x = Vector::<f32, N>::cast_from(input[base + i]);
+        let nm = vmax::<N>(m, x);
+        s = s * Vector::exp(m - nm) + Vector::exp(x - nm);
+        m = nm;
+        i += block;
+    }
+    let mut mu = m[0];
+    let mut su = s[0];
+    #[unroll]
+    for k in 1..vs {
+        let (mm, ss) = merge(mu, su, m[k], s[k]);
+        mu = mm;
+        su = ss;
     }
 
+    let (max, sum) = merge_tree(mu, su, tid, block);
+    let max = Vector::<f32, N>::new(max);
+    let sum = Vector::<f32, N>::new(sum);
+    let log_sum = Vector::ln(sum);
+    let out_base = row * row_vecs;
+    let mut i = tid;
+    while i + 3 * block < row_vecs {
+        let x0 = Vector::<f32, N>::cast_from(input[base + i]);
+        let x1 = Vector::<f32, N>::cast_from(input[base + i + block]);
+        let x2 = Vector::<f32, N>::cast_from(input[base + i + 2 * block]);
+        let x3 = Vector::<f32, N>::cast_from(input[base + i + 3 * block]);
+        if comptime![log] {
+            out[out_base + i] = Vector::cast_from(x0 - max - log_sum);
+            out[out_base + i + block] = Vector::cast_from(x1 - max - log_sum);
+            out[out_base + i + 2 * block] = Vector::cast_from(x2 - max - log_sum);
+            out[out_base + i + 3 * block] = Vector::cast_from(x3 - max - log_sum);
+        } else {
+            out[out_base + i] = Vector::cast_from(Vector::exp(x0 - max) / sum);
+            out[out_base + i + block] = Vector::cast_from(Vector::exp(x1 - max) / sum);
+            out[out_base + i + 2 * block] = Vector::cast_from(Vector::exp(x2 - max) / sum);
+            out[out_base + i + 3 * block] = Vector::cast_from(Vector::exp(x3 - max) / sum);
+        }
+        i += 4 * block;
+    }
+    while i < row_vecs {
+        let x = Vector::<f32, N>::cast_from(input[base + i]);
+        if comptime![log] {
+            out[out_base + i] = Vector::cast_from(x - max - log_sum);
+        } else {
+            out[out_base + i] = Vector::cast_from(Vector::exp(x - max) / sum);
+        }
+        i += block;
+    }
+}
+
+/// Softmax of rows short enough to sit in registers: unit `t` loads
+/// vectors `t + j·block` for `j < cache` once (all loads in flight
+/// together), folds them into a (max, sum) pair, and after the tree writes
+/// the outputs from the registers: one read and one write of the row.
+/// Slots past the row's end are left out of the max and the sum.
+#[cube(launch_unchecked)]
+fn softmax_cached_kernel<F: Float, N: Size>(
+    input: &Tensor<Vector<F, N>>,
+    out: &mut Tensor<Vector<F, N>>,
+    rows: usize,
+    row_vecs: usize,
+    offset: usize,
+    #[comptime] block: usize,
+    #[comptime] cache: usize,
+    #[comptime] log: bool,
+    #[define(F)] _dtype: StorageType,
+) {
+    let row = CUBE_POS;
+    if row >= rows {
+        terminate!();
+    }
+    let tid = UNIT_POS as usize;
+    let base = offset + row * row_vecs;
+    let vs = input.vector_size();
+
+    let floor = Vector::<f32, N>::new(f32::min_value());
+    let mut vals = Array::<Vector<f32, N>>::new(cache);
+    #[unroll]
+    for j in 0..cache {
+        vals[j] = floor;
+        let i = tid + j * block;
+        if i < row_vecs {
+            vals[j] = Vector::<f32, N>::cast_from(input[base + i]);
+        }
+    }
+    let mut m = floor;
+    #[unroll]
+    for j in 0..cache {
+        m = vmax::<N>(m, vals[j]);
+    }
+    let mut s = Vector::<f32, N>::new(0.0f32);
+    #[unroll]
+    for j in 0..cache {
+        if tid + j * block < row_vecs {
+            s += Vector::exp(vals[j] - m);
+        }
+    }
+    let mut mu = m[0];
+    let mut su = s[0];
+    #[unroll]
+    for k in 1..vs {
+        let (mm, ss) = merge(mu, su, m[k], s[k]);
+        mu = mm;
+        su = ss;
+    }
+    let (max, sum) = merge_tree(mu, su, tid, block);
+    let max = Vector::<f32, N>::new(max);
+    let sum = Vector::<f32, N>::new(sum);
+    let log_sum = Vector::ln(sum);
+    let out_base = row * row_vecs;
+    #[unroll]
+    for j in 0..cache {
+        let i = tid + j * block;
+        if i < row_vecs {
+            if comptime![log] {
+                out[out_base + i] = Vector::cast_from(vals[j] - max - log_sum);
+            } else {
+                out[out_base + i] = Vector::cast_from(Vector::exp(vals[j] - max) / sum);
+            }
+        }
+    }
+}
+
+/// Every unit's (max, sum) pair merged through shared memory; each unit
+/// gets the row's pair.
+#[cube]
+fn merge_tree(m: f32, s: f32, tid: usize, #[comptime] block: usize) -> (f32, f32) {
     let mut shared_m = SharedMemory::<f32>::new(block);
     let mut shared_s = SharedMemory::<f32>::new(block);
     shared_m[tid] = m;
@@ -57,29 +205,18 @@ fn softmax_kernel<F: Float>(
     for level in 0..levels {
         let stride = comptime![block >> (level + 1)];
         if tid < stride {
-            let (m1, s1) = (shared_m[tid], shared_s[tid]);
-            let (m2, s2) = (shared_m[tid + stride], shared_s[tid + stride]);
-            let mm = select(m2 > m1, m2, m1);
-            shared_s[tid] = s1 * f32::exp(m1 - mm) + s2 * f32::exp(m2 - mm);
+            let (mm, ss) = merge(
+                shared_m[tid],
+                shared_s[tid],
+                shared_m[tid + stride],
+                shared_s[tid + stride],
+            );
             shared_m[tid] = mm;
+            shared_s[tid] = ss;
         }
         sync_cube();
     }
-    let max = shared_m[0];
-    let sum = shared_s[0];
-    let log_sum = f32::ln(sum);
-    let out_base = row * row_len;
-    for k in 0..steps {
-        let i = tid + k * block;
-        if i < row_len {
-            let x = f32::cast_from(input[base + i]);
-            if comptime![log] {
-                out[out_base + i] = F::cast_from(x - max - log_sum);
-            } else {
-                out[out_base + i] = F::cast_from(f32::exp(x - max) / sum);
-            }
-        }
-    }
+    (shared_m[0], shared_s[0])
 }
 
 /// Softmax (or log-softmax) along `dim`, any float dtype (f16/bf16 and f32
@@ -120,14 +257,21 @@ pub fn softmax(tensor: CubeTensor, dim: usize, log: bool) -> CubeTensor {
     }
 }
 
+/// Vectors each unit of the register-cached kernel holds.
+const CACHE: usize = 8;
+/// Most units per cube.
+const MAX_BLOCK: usize = 1024;
+
 fn launch(input: &CubeTensor, out: &CubeTensor, rows: usize, row_len: usize, log: bool, dt: DType) {
     let ty = dtype::storage(dt);
     with_runtime!(&input.client, R, c => {
-        let max_units = c.properties().hardware.max_units_per_cube as usize;
-        let mut block = BLOCK;
-        while block > max_units {
-            block /= 2;
-        }
+        let vector = c
+            .io_optimized_vector_sizes(dt.size())
+            .find(|&v| row_len.is_multiple_of(v) && input.offset.is_multiple_of(v))
+            .unwrap_or(1);
+        let row_vecs = row_len / vector;
+        let limit = (c.properties().hardware.max_units_per_cube as usize).max(1);
+        let limit = (1usize << (usize::BITS - 1 - limit.leading_zeros())).min(MAX_BLOCK);
         // Rows beyond the x limit of a launch spill into y.
         let max_x = (c.properties().hardware.max_cube_count.0 as usize).max(1);
         let count = CubeCount::Static(
@@ -135,20 +279,28 @@ fn launch(input: &CubeTensor, out: &CubeTensor, rows: usize, row_len: usize, log
             rows.div_ceil(max_x) as u32,
             1,
         );
-        unsafe {
-            softmax_kernel::launch_unchecked::<R>(
-                c,
-                count,
-                CubeDim::new_1d(block as u32),
-                input.arg::<R>(),
-                out.arg::<R>(),
-                rows,
-                row_len,
-                input.offset,
-                block,
-                log,
-                ty,
-            );
+        let offset = input.offset / vector;
+        if row_vecs <= limit * CACHE {
+            // Whole rows in registers, CACHE vectors a unit.
+            let block = row_vecs.div_ceil(CACHE).next_power_of_two().clamp(32, limit);
+            unsafe {
+                softmax_cached_kernel::launch_unchecked::<R>(
+                    c, count, CubeDim::new_1d(block as u32), vector,
+                    input.arg::<R>(), out.arg::<R>(),
+                    rows, row_vecs, offset, block, CACHE, log, ty,
+                );
+            }
+        } else {
+            // Enough units for four vectors each, at most BLOCK; a power of
+            // two for the tree.
+            let block = row_vecs.div_ceil(4).next_power_of_two().clamp(32, BLOCK.min(limit));
+            unsafe {
+                softmax_kernel::launch_unchecked::<R>(
+                    c, count, CubeDim::new_1d(block as u32), vector,
+                    input.arg::<R>(), out.arg::<R>(),
+                    rows, row_vecs, offset, block, log, ty,
+                );
+            }
         }
     });
 }
