@@ -49,4 +49,6 @@ pub use device::CubeDevice;
 #[cfg(feature = "wgpu")]
 pub use device::WgpuDevice;
 #[cfg(feature = "runtime")]
+pub use ops::matmul::{allow_tf32, set_allow_tf32};
+#[cfg(feature = "runtime")]
 pub use tensor::CubeTensor;

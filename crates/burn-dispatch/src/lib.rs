@@ -50,6 +50,12 @@ pub mod tensor;
 pub use device::AutodiffDevice;
 pub use device::DispatchDevice;
 
+/// Process-wide settings of the CubeCL backend.
+#[cfg(feature = "cube")]
+pub mod cube {
+    pub use burn_cubecl::{allow_tf32, set_allow_tf32};
+}
+
 /// The device types of the enabled backends, for code that builds a
 /// `DispatchDevice` by hand.
 pub mod devices {

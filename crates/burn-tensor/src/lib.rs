@@ -42,6 +42,12 @@ pub mod device;
 pub mod tensor;
 
 pub use bridge::BridgeTensor;
+/// Whether f32 matmul (and convolution) on the GPU devices may use TF32
+/// tensor cores: off by default (strict f32, as PyTorch); see
+/// `burn_cubecl::set_allow_tf32`. Named `burn::tensor::set_allow_tf32` in
+/// the facade.
+#[cfg(any(feature = "wgpu", feature = "cuda", feature = "rocm", feature = "cpu"))]
+pub use burn_dispatch::cube::{allow_tf32, set_allow_tf32};
 /// A WGPU adapter, the argument of `Device::wgpu` (and of `Device::vulkan`,
 /// `Device::webgpu`, `Device::metal`): `WgpuDevice::DefaultDevice` (also
 /// `Default::default()`), `DiscreteGpu(i)`, `IntegratedGpu(i)`,

@@ -3,6 +3,7 @@
 //! fallback when no cubek routine accepts the problem.
 
 use alloc::vec::Vec;
+use core::sync::atomic::{AtomicBool, Ordering};
 
 use burn_backend::check;
 use burn_std::Shape;
@@ -145,14 +146,33 @@ pub fn strategies() -> Vec<Strategy> {
     ]
 }
 
+/// Whether f32 products may use TF32 tensor cores ([`set_allow_tf32`]).
+static ALLOW_TF32: AtomicBool = AtomicBool::new(false);
+
+/// Lets f32 matrix products on this backend (and the convolutions built on
+/// them) use the tensor-core routines, which round f32 operands to TF32
+/// (10-bit mantissa, about 1e-3 relative error) and accumulate in f32: the
+/// trade PyTorch makes with `torch.backends.cuda.matmul.allow_tf32 = True`.
+/// Off by default (strict f32, PyTorch's default). Process-wide; devices
+/// without tensor cores run the strict routines either way.
+pub fn set_allow_tf32(allow: bool) {
+    ALLOW_TF32.store(allow, Ordering::Relaxed);
+}
+
+/// Whether f32 products may use TF32 tensor cores (see [`set_allow_tf32`]).
+pub fn allow_tf32() -> bool {
+    ALLOW_TF32.load(Ordering::Relaxed)
+}
+
 /// Tries cubek's routines, best first; false when none accepts the problem.
 ///
-/// f32 products stay in f32, PyTorch's default: cubek's tensor-core routines
-/// would round f32 operands to TF32 (10-bit mantissa, about 1e-3 relative
-/// error), so f32 uses the unit routines. f16/bf16 take the tensor-core
-/// routines (f32 accumulation).
+/// f32 products stay in f32 unless [`allow_tf32`], PyTorch's default:
+/// cubek's tensor-core routines would round f32 operands to TF32, so f32
+/// uses the unit routines. f16/bf16 take the tensor-core routines (f32
+/// accumulation); f64 always the unit ones.
 fn cubek_matmul(lhs: &CubeTensor, rhs: &CubeTensor, out: &CubeTensor) -> bool {
-    let strict = out.dtype == burn_std::DType::F32 || out.dtype == burn_std::DType::F64;
+    let strict =
+        out.dtype == burn_std::DType::F64 || (out.dtype == burn_std::DType::F32 && !allow_tf32());
     strategies()
         .iter()
         .filter(|s| !strict || matches!(s, Strategy::SimpleUnit(_) | Strategy::DoubleUnit(_)))
