@@ -237,12 +237,51 @@ def gpu_matmul(n, dtype):
     return ("matmul" if dtype == torch.float32 else "matmul_half"), 2.0 * n**3, setup
 
 
+def gpu_matmul_tf32(n):
+    """f32 matmul with TF32 allowed for the product only."""
+
+    def setup():
+        a = gpu_uniform(n, n)
+        b = gpu_uniform(n, n)
+
+        def run():
+            torch.backends.cuda.matmul.allow_tf32 = True
+            out = a @ b
+            torch.backends.cuda.matmul.allow_tf32 = False
+            torch.cuda.synchronize()
+            return out
+
+        return run
+
+    return "matmul_half", 2.0 * n**3, setup
+
+
 def gpu_unary(n, nbytes, op):
     def setup():
         x = gpu_uniform(n, n)
         return synced(lambda: op(x))
 
     return "memory", float(nbytes), setup
+
+
+QUEUED = 8
+
+
+def gpu_unary_queued(n, nbytes, op):
+    """gpu_unary with QUEUED launches before each sync (device throughput
+    on back-to-back ops, without one host round trip per op)."""
+
+    def setup():
+        x = gpu_uniform(n, n)
+
+        def run():
+            for _ in range(QUEUED):
+                op(x)
+            torch.cuda.synchronize()
+
+        return run
+
+    return "memory", float(QUEUED * nbytes), setup
 
 
 def gpu_conv2d(batch, channels, size):
@@ -271,6 +310,8 @@ GPU_ELEMENTS = GN * GN
 GPU_WORKLOADS = {
     "gpu_matmul_f32_4096": gpu_matmul(4096, torch.float32),
     "gpu_matmul_f32_8192": gpu_matmul(8192, torch.float32),
+    "gpu_matmul_tf32_4096": gpu_matmul_tf32(4096),
+    "gpu_matmul_tf32_8192": gpu_matmul_tf32(8192),
     "gpu_matmul_f16_4096": gpu_matmul(4096, torch.float16),
     "gpu_matmul_f16_8192": gpu_matmul(8192, torch.float16),
     "gpu_matmul_bf16_4096": gpu_matmul(4096, torch.bfloat16),
@@ -280,6 +321,12 @@ GPU_WORKLOADS = {
         GN, 2 * 4 * GPU_ELEMENTS, lambda x: torch.softmax(x, dim=-1)
     ),
     "gpu_sum_dim_last_f32_16384x16384": gpu_unary(
+        GN, 4 * GPU_ELEMENTS + 4 * GN, lambda x: x.sum(dim=-1, keepdim=True)
+    ),
+    "gpu_softmax_last_f32_16384x16384_queued": gpu_unary_queued(
+        GN, 2 * 4 * GPU_ELEMENTS, lambda x: torch.softmax(x, dim=-1)
+    ),
+    "gpu_sum_dim_last_f32_16384x16384_queued": gpu_unary_queued(
         GN, 4 * GPU_ELEMENTS + 4 * GN, lambda x: x.sum(dim=-1, keepdim=True)
     ),
     "gpu_conv2d_f32_b64_c64_56x56_k3": gpu_conv2d(64, 64, 56),
@@ -346,7 +393,9 @@ def main():
     workloads = WORKLOADS
     if args.device == "cuda":
         workloads = GPU_WORKLOADS
+        # Strict f32 on both sides, as burn computes f32 matmul and conv.
         torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
     selected = [n for n in workloads if args.filter is None or args.filter in n]
     if not selected:
         sys.exit(f"bench.py: no workload matches {args.filter!r}")

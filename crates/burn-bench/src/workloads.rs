@@ -277,12 +277,54 @@ fn gpu_matmul(name: &'static str, n: usize, dtype: DType) -> Workload {
     })
 }
 
+/// f32 matmul with TF32 tensor cores allowed for the product only
+/// (`set_allow_tf32`, reset after the launch).
+#[cfg(any(feature = "cuda", feature = "wgpu"))]
+fn gpu_matmul_tf32(name: &'static str, n: usize) -> Workload {
+    Workload::new(
+        name,
+        Kind::MatmulHalf,
+        2.0 * (n as f64).powi(3),
+        move |device| {
+            let lhs = uniform([n, n], device);
+            let rhs = uniform([n, n], device);
+            synced(device, move || {
+                burn::tensor::set_allow_tf32(true);
+                drop(lhs.clone().matmul(rhs.clone()));
+                burn::tensor::set_allow_tf32(false);
+            })
+        },
+    )
+}
+
 fn gpu_unary(name: &'static str, n: usize, bytes: f64, op: fn(Tensor<2>) -> Tensor<2>) -> Workload {
     Workload::new(name, Kind::Memory, bytes, move |device| {
         let x = uniform([n, n], device);
         synced(device, move || drop(op(x.clone())))
     })
 }
+
+/// [`gpu_unary`] with [`QUEUED`] launches before each sync: the device's
+/// throughput on back-to-back ops (a training loop's case), without the
+/// host round trip of one sync per op.
+fn gpu_unary_queued(
+    name: &'static str,
+    n: usize,
+    bytes: f64,
+    op: fn(Tensor<2>) -> Tensor<2>,
+) -> Workload {
+    Workload::new(name, Kind::Memory, QUEUED as f64 * bytes, move |device| {
+        let x = uniform([n, n], device);
+        synced(device, move || {
+            for _ in 0..QUEUED {
+                drop(op(x.clone()));
+            }
+        })
+    })
+}
+
+/// Launches per sync of the `_queued` GPU workloads.
+const QUEUED: usize = 8;
 
 fn gpu_conv2d(name: &'static str, batch: usize, channels: usize, size: usize) -> Workload {
     let flops = 2.0 * (batch * channels * size * size * channels * 9) as f64;
@@ -297,13 +339,15 @@ fn gpu_conv2d(name: &'static str, batch: usize, channels: usize, size: usize) ->
 }
 
 /// The GPU workloads of the issue (`--device cuda|wgpu`): matmul at 4096³
-/// and 8192³ in f32 (strict f32, no TF32), f16
+/// and 8192³ in f32 (strict f32, then with TF32 allowed), f16
 /// and bf16; the chain on 256M elements; softmax and sum over the last dim
-/// of 16384²; conv2d at batch 64; the MLP training step.
+/// of 16384², one op per sync and eight (`_queued`); conv2d at batch 64;
+/// the MLP training step.
 pub fn gpu() -> Vec<Workload> {
     const N: usize = 16384;
     let elements = N * N;
-    vec![
+    #[allow(unused_mut)]
+    let mut workloads = vec![
         gpu_matmul("gpu_matmul_f32_4096", 4096, DType::F32),
         gpu_matmul("gpu_matmul_f32_8192", 8192, DType::F32),
         gpu_matmul("gpu_matmul_f16_4096", 4096, DType::F16),
@@ -323,9 +367,30 @@ pub fn gpu() -> Vec<Workload> {
             (4 * elements + 4 * N) as f64,
             sum_last,
         ),
+        gpu_unary_queued(
+            "gpu_softmax_last_f32_16384x16384_queued",
+            N,
+            (2 * 4 * elements) as f64,
+            softmax_last,
+        ),
+        gpu_unary_queued(
+            "gpu_sum_dim_last_f32_16384x16384_queued",
+            N,
+            (4 * elements + 4 * N) as f64,
+            sum_last,
+        ),
         gpu_conv2d("gpu_conv2d_f32_b64_c64_56x56_k3", 64, 64, 56),
         mlp_train_step("gpu_mlp_train_step"),
-    ]
+    ];
+    #[cfg(any(feature = "cuda", feature = "wgpu"))]
+    workloads.splice(
+        2..2,
+        [
+            gpu_matmul_tf32("gpu_matmul_tf32_4096", 4096),
+            gpu_matmul_tf32("gpu_matmul_tf32_8192", 8192),
+        ],
+    );
+    workloads
 }
 
 #[cfg(test)]
