@@ -74,19 +74,7 @@ fn softmax_kernel<F: Float, N: Size>(
         m = nm;
         i += block;
     }
-    let mut mu = m[0];
-    let mut su = s[0];
-    #[unroll]
-    for k in 1..vs {
-        let (mm, ss) = merge(mu, su, m[k], s[k]);
-        mu = mm;
-        su = ss;
-    }
-
-    let (max, sum) = merge_tree(mu, su, tid, block);
-    let max = Vector::<f32, N>::new(max);
-    let sum = Vector::<f32, N>::new(sum);
-    let log_sum = Vector::ln(sum);
+    let (max, sum, log_sum) = row_stats::<N>(m, s, tid, vs, block);
     let out_base = row * row_vecs;
     let mut i = tid;
     while i + 3 * block < row_vecs {
@@ -165,18 +153,7 @@ fn softmax_cached_kernel<F: Float, N: Size>(
             s += Vector::exp(vals[j] - m);
         }
     }
-    let mut mu = m[0];
-    let mut su = s[0];
-    #[unroll]
-    for k in 1..vs {
-        let (mm, ss) = merge(mu, su, m[k], s[k]);
-        mu = mm;
-        su = ss;
-    }
-    let (max, sum) = merge_tree(mu, su, tid, block);
-    let max = Vector::<f32, N>::new(max);
-    let sum = Vector::<f32, N>::new(sum);
-    let log_sum = Vector::ln(sum);
+    let (max, sum, log_sum) = row_stats::<N>(m, s, tid, vs, block);
     let out_base = row * row_vecs;
     #[unroll]
     for j in 0..cache {
@@ -189,6 +166,30 @@ fn softmax_cached_kernel<F: Float, N: Size>(
             }
         }
     }
+}
+
+/// The row's (max, sum, ln sum), broadcast to vectors, from each unit's
+/// lane-wise (max, sum) pair: lanes merged in order, then units through
+/// the tree.
+#[cube]
+fn row_stats<N: Size>(
+    m: Vector<f32, N>,
+    s: Vector<f32, N>,
+    tid: usize,
+    #[comptime] vs: usize,
+    #[comptime] block: usize,
+) -> (Vector<f32, N>, Vector<f32, N>, Vector<f32, N>) {
+    let mut mu = m[0];
+    let mut su = s[0];
+    #[unroll]
+    for k in 1..vs {
+        let (mm, ss) = merge(mu, su, m[k], s[k]);
+        mu = mm;
+        su = ss;
+    }
+    let (max, sum) = merge_tree(mu, su, tid, block);
+    let sum = Vector::<f32, N>::new(sum);
+    (Vector::<f32, N>::new(max), sum, Vector::ln(sum))
 }
 
 /// Every unit's (max, sum) pair merged through shared memory; each unit
