@@ -663,6 +663,61 @@ fn argmax_argmin_return_first_nan() {
     expect_i64(Flex::float_argmax(t, 0), vec![0], &[1]);
 }
 
+/// Rows of 1000 values (15 full steps of the 64-lane fold and a tail): row
+/// `r` holds `mark` at `at[r]` and again 70 further on, where it fits. The
+/// positions cover every lane of the first step, a later step and the tail.
+fn marked_rows(mark: f32, dtype: DType) -> (FlexTensor, Vec<i64>) {
+    const LEN: usize = 1000;
+    let at: Vec<usize> = (0..64).chain([64 * 7 + 13, 960, 999]).collect();
+    let mut values: Vec<f32> = random_f64(at.len() * LEN, 7)
+        .into_iter()
+        .map(|v| v as f32)
+        .collect();
+    for (row, &p) in values.chunks_exact_mut(LEN).zip(&at) {
+        row[p] = mark;
+        if p + 70 < LEN {
+            row[p + 70] = mark;
+        }
+    }
+    let data = TensorData::new(values, [at.len(), LEN]).convert_dtype(dtype);
+    let t = Flex::float_from_data(data, &DEV);
+    (t, at.iter().map(|&p| p as i64).collect())
+}
+
+#[test]
+fn nan_in_any_lane_of_a_long_row() {
+    for dtype in [DType::F32, DType::F64, DType::F16] {
+        let (t, at) = marked_rows(f32::NAN, dtype);
+        let rows = at.len();
+        let nan = vec![f32::NAN; rows];
+        expect_f32(Flex::float_max_dim(t.clone(), 1), nan.clone(), &[rows, 1]);
+        expect_f32(Flex::float_min_dim(t.clone(), 1), nan, &[rows, 1]);
+        expect_i64(Flex::float_argmax(t.clone(), 1), at.clone(), &[rows, 1]);
+        expect_i64(Flex::float_argmin(t, 1), at, &[rows, 1]);
+    }
+}
+
+#[test]
+fn extreme_in_any_lane_of_a_long_row() {
+    for dtype in [DType::F32, DType::F64, DType::F16] {
+        let (t, at) = marked_rows(2.0, dtype);
+        let rows = at.len();
+        expect_f32(
+            Flex::float_max_dim(t.clone(), 1),
+            vec![2.0; rows],
+            &[rows, 1],
+        );
+        expect_i64(Flex::float_argmax(t, 1), at, &[rows, 1]);
+        let (t, at) = marked_rows(-1.0, dtype);
+        expect_f32(
+            Flex::float_min_dim(t.clone(), 1),
+            vec![-1.0; rows],
+            &[rows, 1],
+        );
+        expect_i64(Flex::float_argmin(t, 1), at, &[rows, 1]);
+    }
+}
+
 #[test]
 fn argmax_large_strided_matches_naive() {
     let (values, t) = big_f32(200, 300, 5);

@@ -339,13 +339,31 @@ fn fold_block<A: Acc, O: Fold, const AHEAD: bool>(span: &[A], len: usize) -> A {
 }
 
 /// Folds `LANES` values into the lanes.
+///
+/// The groups are spelled out rather than looped over: given a loop over
+/// groups, LLVM vectorizes it (the ops of one lane of the four groups in
+/// one vector) whenever the step is a select, as for max/min, which strides
+/// the accumulators and the input by a group: gathers and scatters, 3-4x
+/// slower than the sum. One group at a time, each is one vector op.
 #[inline(always)]
 fn fold_step<A: Acc, O: Fold>(acc: &mut [[A; GROUP]; GROUPS], c: &[A]) {
     let c: &[A; LANES] = c.try_into().expect("a full step");
-    for g in 0..GROUPS {
-        for j in 0..GROUP {
-            acc[g][j] = O::apply(acc[g][j], c[g * GROUP + j]);
-        }
+    let [a0, a1, a2, a3] = acc;
+    let (c0, c) = c.split_first_chunk::<GROUP>().unwrap();
+    let (c1, c) = c.split_first_chunk::<GROUP>().unwrap();
+    let (c2, c3) = c.split_first_chunk::<GROUP>().unwrap();
+    let c3: &[A; GROUP] = c3.try_into().unwrap();
+    fold_group::<A, O>(a0, c0);
+    fold_group::<A, O>(a1, c1);
+    fold_group::<A, O>(a2, c2);
+    fold_group::<A, O>(a3, c3);
+}
+
+/// Folds [`GROUP`] values into one group of lanes.
+#[inline(always)]
+fn fold_group<A: Acc, O: Fold>(acc: &mut [A; GROUP], c: &[A; GROUP]) {
+    for (a, &x) in acc.iter_mut().zip(c) {
+        *a = O::apply(*a, x);
     }
 }
 
@@ -844,21 +862,43 @@ fn better<A: Acc, const MAX: bool>(v: A, best: A) -> bool {
     if MAX { v > best } else { v < best }
 }
 
-/// First index of the extreme of a contiguous run: the extreme is found by
-/// the vectorized fold (NaN-propagating), then located. The first element
-/// equal to it is the first extreme, as `-0.0 == 0.0` too.
-fn arg_slice<E: Num, const MAX: bool>(x: &[E]) -> i64 {
+/// First index of the extreme of the run `span[..len]`: the extreme is
+/// found by the vectorized fold (NaN-propagating, prefetching into the rest
+/// of `span` as [`fold_span`] does), then located. The first element equal
+/// to it is the first extreme, as `-0.0 == 0.0` too.
+fn arg_slice<E: Num, const MAX: bool>(span: &[E], len: usize) -> i64 {
     let m = if MAX {
-        fold_slice::<E, MaxOp>(x)
+        fold_span::<E, MaxOp>(span, len)
     } else {
-        fold_slice::<E, MinOp>(x)
+        fold_span::<E, MinOp>(span, len)
     };
+    let x = &span[..len];
     let found = if m.is_nan() {
-        x.iter().position(|v| v.load().is_nan())
+        first_hit(x, |v| v.is_nan())
     } else {
-        x.iter().position(|v| v.load() == m)
+        first_hit(x, |v| v == m)
     };
     found.expect("the extreme of a run is one of its elements") as i64
+}
+
+/// Index of the first element of `x` that `hit` accepts. Steps of
+/// [`LANES`] elements are tested without a branch (an early exit per
+/// element keeps a search scalar), then the step holding one is searched.
+fn first_hit<E: Num>(x: &[E], hit: impl Fn(E::A) -> bool) -> Option<usize> {
+    let skip = vectorized_len(
+        x.len(),
+        #[inline(always)]
+        || {
+            x.chunks_exact(LANES)
+                .take_while(|c| !c.iter().fold(false, |any, &v| any | hit(v.load())))
+                .count()
+                * LANES
+        },
+    );
+    x[skip..]
+        .iter()
+        .position(|&v| hit(v.load()))
+        .map(|i| skip + i)
 }
 
 fn arg_typed<E: Num, const MAX: bool>(tensor: &FlexTensor, dim: usize) -> FlexTensor {
@@ -874,7 +914,10 @@ fn arg_typed<E: Num, const MAX: bool>(tensor: &FlexTensor, dim: usize) -> FlexTe
     let parallel = len.saturating_mul(n_out) >= PARALLEL_THRESHOLD;
     FlexTensor::build_overwrite::<i64>(out_shape, DType::I64, |out| {
         if stride == 1 || len == 1 {
-            let task = (GRAIN / len).max(1);
+            // As in `fold_lines`: larger tasks, and prefetching on into the
+            // next lines when they are back to back.
+            let task = (4 * GRAIN / len).max(1);
+            let adjacent = cs == len as isize;
             drive(
                 out,
                 &lines,
@@ -882,9 +925,11 @@ fn arg_typed<E: Num, const MAX: bool>(tensor: &FlexTensor, dim: usize) -> FlexTe
                 parallel,
                 || (),
                 |_, start, seg| {
+                    let end = start as usize + seg.len() * len;
                     for (k, o) in seg.iter_mut().enumerate() {
                         let s = (start + k as isize * cs) as usize;
-                        *o = arg_slice::<E, MAX>(&storage[s..s + len]);
+                        let span = &storage[s..if adjacent { end } else { s + len }];
+                        *o = arg_slice::<E, MAX>(span, len);
                     }
                 },
             );
@@ -936,7 +981,7 @@ fn arg_typed<E: Num, const MAX: bool>(tensor: &FlexTensor, dim: usize) -> FlexTe
                         let s = start + k as isize * cs;
                         buf.clear();
                         buf.extend((0..len as isize).map(|i| storage[(s + i * stride) as usize]));
-                        *o = arg_slice::<E, MAX>(buf);
+                        *o = arg_slice::<E, MAX>(buf, len);
                     }
                 },
             );
