@@ -754,9 +754,15 @@ pub(crate) fn line_cubes<R: Runtime>(client: &ComputeClient<R>, lines: usize) ->
 /// Units per cube of a cube-per-line kernel over lines of `work` items: a
 /// power of two from 32 to [`MAX_BLOCK`] (and the device's limit).
 pub(crate) fn line_block<R: Runtime>(client: &ComputeClient<R>, work: usize) -> usize {
+    work.next_power_of_two()
+        .clamp(32, MAX_BLOCK)
+        .min(max_block(client))
+}
+
+/// The largest power of two of units a cube may have on `client`'s device.
+pub(crate) fn max_block<R: Runtime>(client: &ComputeClient<R>) -> usize {
     let limit = (client.properties().hardware.max_units_per_cube as usize).max(1);
-    let limit = 1usize << (usize::BITS - 1 - limit.leading_zeros());
-    work.next_power_of_two().clamp(32, MAX_BLOCK).min(limit)
+    1usize << (usize::BITS - 1 - limit.leading_zeros())
 }
 
 /// A contiguous tensor with `t`'s shape seen as the shape `dims`.

@@ -8,6 +8,7 @@
 use burn_std::DType;
 use cubecl::prelude::*;
 
+use super::reduce::{line_cubes, max_block};
 use crate::CubeTensor;
 use crate::client::with_runtime;
 use crate::dtype;
@@ -271,15 +272,8 @@ fn launch(input: &CubeTensor, out: &CubeTensor, rows: usize, row_len: usize, log
             .find(|&v| row_len.is_multiple_of(v) && input.offset.is_multiple_of(v))
             .unwrap_or(1);
         let row_vecs = row_len / vector;
-        let limit = (c.properties().hardware.max_units_per_cube as usize).max(1);
-        let limit = (1usize << (usize::BITS - 1 - limit.leading_zeros())).min(MAX_BLOCK);
-        // Rows beyond the x limit of a launch spill into y.
-        let max_x = (c.properties().hardware.max_cube_count.0 as usize).max(1);
-        let count = CubeCount::Static(
-            rows.min(max_x) as u32,
-            rows.div_ceil(max_x) as u32,
-            1,
-        );
+        let limit = max_block(c).min(MAX_BLOCK);
+        let count = line_cubes(c, rows);
         let offset = input.offset / vector;
         if row_vecs <= limit * CACHE {
             // Whole rows in registers, CACHE vectors a unit.
