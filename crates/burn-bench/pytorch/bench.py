@@ -4,7 +4,7 @@ timed with the same policy and written in the same JSON layout, so that
 
     python crates/burn-bench/pytorch/bench.py [--device cpu|cuda] [--threads N] [--filter S] [--quick] [--json FILE]
 
-The thread count defaults to what Flex uses: RAYON_NUM_THREADS if set,
+The thread count defaults to what Flex uses: BURN_FLEX_THREADS if set,
 otherwise every core this process may run on. Eager mode, CPU, no
 torch.compile. PyTorch CPU tensors already live in host memory, so an
 iteration ends when the last op returns (Burn's ends with `into_data()`).
@@ -335,7 +335,7 @@ GPU_WORKLOADS = {
 
 
 def default_threads():
-    env = os.environ.get("RAYON_NUM_THREADS", "")
+    env = os.environ.get("BURN_FLEX_THREADS", "")
     if env.isdigit() and int(env) > 0:
         return int(env)
     return len(os.sched_getaffinity(0))

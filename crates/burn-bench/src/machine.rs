@@ -76,10 +76,10 @@ pub fn peak_gflops(threads: usize, fma_units: usize, lanes: usize, clock_ghz: f6
     (threads * fma_units * lanes * 2) as f64 * clock_ghz
 }
 
-/// The thread count Flex runs on: rayon's default pool, which honours
-/// `RAYON_NUM_THREADS` and otherwise takes every available core.
+/// The thread count Flex runs on (`burn_flex::threads`): `BURN_FLEX_THREADS`
+/// when set, otherwise every available core.
 pub fn flex_threads() -> usize {
-    std::env::var("RAYON_NUM_THREADS")
+    std::env::var("BURN_FLEX_THREADS")
         .ok()
         .and_then(|v| v.parse::<usize>().ok())
         .filter(|&n| n > 0)

@@ -11,8 +11,8 @@
 //! Every workload is warmed up, then timed one iteration at a time; the
 //! table shows the median and the fastest iteration (see `timing.rs` for
 //! the policy, which the PyTorch script repeats). An iteration ends with
-//! the result in host memory. Flex runs on rayon's pool: set
-//! `RAYON_NUM_THREADS` and pass the same count to the PyTorch script's
+//! the result in host memory. Flex runs on its worker threads: set
+//! `BURN_FLEX_THREADS` and pass the same count to the PyTorch script's
 //! `--threads` to compare other thread counts.
 //!
 //! Modules: `timing` (the policy, median), `workloads` (the suite),

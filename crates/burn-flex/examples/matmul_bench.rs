@@ -2,7 +2,7 @@
 //!
 //! Prints GFLOP/s (median of 7 runs after a warm-up) for square f32 GEMMs,
 //! a batch of small matrices and half precision, on all rayon threads
-//! (`RAYON_NUM_THREADS` picks the count); an argument filters by name.
+//! (`BURN_FLEX_THREADS` picks the count); an argument filters by name.
 
 use std::time::Instant;
 
@@ -59,12 +59,7 @@ fn bench(filter: &str, name: &str, batch: usize, m: usize, k: usize, n: usize, d
 fn main() {
     // An optional argument runs only the benchmarks whose name contains it.
     let filter = std::env::args().nth(1).unwrap_or_default();
-    println!(
-        "threads: {}",
-        std::env::var("RAYON_NUM_THREADS").unwrap_or_else(|_| std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .to_string())
-    );
+    println!("threads: {}", burn_flex::threads::threads());
     bench(&filter, "f32 256^3", 1, 256, 256, 256, DType::F32);
     bench(&filter, "f32 1024^3", 1, 1024, 1024, 1024, DType::F32);
     bench(&filter, "f32 2048^3", 1, 2048, 2048, 2048, DType::F32);

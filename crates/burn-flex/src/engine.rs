@@ -6,7 +6,7 @@
 //!    the input's size: the result is written into the input's buffer (no
 //!    allocation, no page faults);
 //! 2. row-major inputs: a flat loop over slices, split into fixed chunks run
-//!    on rayon above [`PARALLEL_THRESHOLD`] elements;
+//!    on the worker threads ([`crate::threads`]) above [`PARALLEL_THRESHOLD`] elements;
 //! 3. anything strided or broadcast: the layouts are aligned to the output
 //!    shape, merged where possible, and walked row by row.
 //!
@@ -141,12 +141,8 @@ mod x86 {
 /// when large enough.
 #[inline]
 pub fn for_each_chunk_mut<O: Send>(out: &mut [O], f: impl Fn(usize, &mut [O]) + Sync + Send) {
-    #[cfg(feature = "rayon")]
-    if out.len() >= PARALLEL_THRESHOLD {
-        use rayon::prelude::*;
-        out.par_chunks_mut(CHUNK)
-            .enumerate()
-            .for_each(|(i, c)| f(i, c));
+    if cfg!(feature = "threads") && out.len() >= PARALLEL_THRESHOLD {
+        crate::threads::chunks_mut(out, CHUNK, f);
         return;
     }
     for (i, c) in out.chunks_mut(CHUNK).enumerate() {

@@ -12,8 +12,9 @@
 //! - **One engine for element-wise work** ([`engine`]): a kernel is a closure;
 //!   the engine picks the in-place path for a uniquely owned buffer, flat
 //!   loops over contiguous data, or a row-wise walk of merged strided dims.
-//! - **Threads above a size threshold** (rayon, `rayon` feature), with work
-//!   split in fixed chunks so results do not depend on the thread count.
+//! - **Threads above a size threshold** ([`threads`], `threads` feature):
+//!   helpers that spin between ops instead of sleeping, and work split in
+//!   fixed chunks so results do not depend on the thread count.
 //!
 //! Flex depends only on the contract crates (`burn-backend`, `burn-std`) and
 //! never on the tensor API. Without default features it builds with `alloc`
@@ -36,6 +37,7 @@
 //! - [`layout`]: strided layouts and the row walker.
 //! - [`engine`]: the element-wise `map`/`zip` engine.
 //! - [`ops`]: kernels, one file per op family.
+//! - [`threads`]: the worker threads parallel ops run on.
 //! - `backend`: the trait impls mapping ops onto kernels.
 #![no_std]
 
@@ -50,6 +52,7 @@ pub mod layout;
 pub mod ops;
 pub mod rng;
 pub mod tensor;
+pub mod threads;
 
 pub use backend::{Flex, FlexDevice};
 pub use tensor::FlexTensor;

@@ -81,15 +81,11 @@ fn half_precision_follows_f32() {
     }
 }
 
-#[cfg(feature = "rayon")]
+#[cfg(feature = "threads")]
 #[test]
 fn results_do_not_depend_on_the_thread_count() {
     let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
+        burn_flex::threads::with_threads(threads, || {
             // Large enough for the packed GEMM and for two column blocks;
             // batch 3 splits over workers (or not, for 5 threads).
             let options = ConvOptions::new([1, 1, 1], [0, 1, 1], [1, 1, 1], 1);

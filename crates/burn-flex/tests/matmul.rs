@@ -430,15 +430,11 @@ fn repeated_runs_are_bit_identical() {
     }
 }
 
-#[cfg(feature = "rayon")]
+#[cfg(feature = "threads")]
 #[test]
 fn results_do_not_depend_on_thread_count() {
     let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
+        burn_flex::threads::with_threads(threads, || {
             let (a, b) = (
                 random(&[257, 600], DType::F32, 81),
                 random(&[600, 333], DType::F32, 82),

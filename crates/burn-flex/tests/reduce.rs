@@ -553,15 +553,11 @@ fn large_reductions_match_naive_on_every_dim() {
 }
 
 #[test]
-#[cfg(feature = "rayon")]
+#[cfg(feature = "threads")]
 fn results_do_not_depend_on_the_thread_count() {
     let (_, t) = big_f32(1024, 1536, 11);
     let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
+        burn_flex::threads::with_threads(threads, || {
             let bits = |t: FlexTensor| {
                 read(t)
                     .to_vec::<f32>()

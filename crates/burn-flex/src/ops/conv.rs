@@ -494,35 +494,21 @@ fn tasks<T: Float>(
     if chunk_len == 0 || count == 0 {
         return;
     }
-    #[cfg(feature = "rayon")]
-    {
-        let threads = rayon::current_num_threads();
-        if threads > 1 && count >= threads {
-            use rayon::prelude::*;
-            // One run of consecutive tasks per worker, so each column buffer
-            // is allocated (and page-faulted) once per call, not per task.
-            let per_worker = count.div_ceil(threads);
-            out.par_chunks_mut(chunk_len * per_worker)
-                .enumerate()
-                .for_each(|(w, run)| {
-                    let mut scratch = vec![T::default(); scratch_len];
-                    for (i, chunk) in run.chunks_mut(chunk_len).enumerate() {
-                        f(w * per_worker + i, chunk, &mut scratch, 1);
-                    }
-                });
-            return;
-        }
-        let mut scratch = vec![T::default(); scratch_len];
-        for (i, chunk) in out.chunks_mut(chunk_len).enumerate() {
-            f(i, chunk, &mut scratch, threads);
-        }
+    let threads = crate::threads::threads();
+    if threads > 1 && count >= threads {
+        // One column buffer per thread, made on its first task, so it is
+        // allocated (and page-faulted) once per call, not per task.
+        crate::threads::chunks_mut_init(
+            out,
+            chunk_len,
+            || vec![T::default(); scratch_len],
+            |scratch, i, chunk| f(i, chunk, scratch, 1),
+        );
+        return;
     }
-    #[cfg(not(feature = "rayon"))]
-    {
-        let mut scratch = vec![T::default(); scratch_len];
-        for (i, chunk) in out.chunks_mut(chunk_len).enumerate() {
-            f(i, chunk, &mut scratch, 1);
-        }
+    let mut scratch = vec![T::default(); scratch_len];
+    for (i, chunk) in out.chunks_mut(chunk_len).enumerate() {
+        f(i, chunk, &mut scratch, threads);
     }
 }
 

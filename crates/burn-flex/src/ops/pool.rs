@@ -28,7 +28,7 @@ pub struct Window {
     pub dilation: [usize; 2],
 }
 
-/// Runs `f(input_plane, output_plane)` for each plane pair, on rayon when the
+/// Runs `f(input_plane, output_plane)` for each plane pair, on the worker threads when the
 /// output is large. `input` holds whole planes of `in_plane` elements and
 /// `out` of `out_plane` elements, in the same order.
 pub(crate) fn for_each_plane<I: Sync, O: Send>(
@@ -41,12 +41,12 @@ pub(crate) fn for_each_plane<I: Sync, O: Send>(
     if out_plane == 0 || out.is_empty() {
         return;
     }
-    #[cfg(feature = "rayon")]
     if out.len() + input.len() >= crate::engine::PARALLEL_THRESHOLD && out.len() > out_plane {
-        use rayon::prelude::*;
-        out.par_chunks_mut(out_plane)
-            .zip(input.par_chunks(in_plane.max(1)))
-            .for_each(|(o, i)| f(i, o));
+        let in_plane = in_plane.max(1);
+        crate::threads::chunks_mut(out, out_plane, |p, o| {
+            let start = (p * in_plane).min(input.len());
+            f(&input[start..(start + in_plane).min(input.len())], o)
+        });
         return;
     }
     for (o, i) in out.chunks_mut(out_plane).zip(input.chunks(in_plane.max(1))) {

@@ -271,15 +271,6 @@ fn prefetch(p: *const u8) {
     let _ = p;
 }
 
-#[cfg(feature = "rayon")]
-fn join<A: Send, B: Send>(a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B + Send) -> (A, B) {
-    rayon::join(a, b)
-}
-#[cfg(not(feature = "rayon"))]
-fn join<A, B>(a: impl FnOnce() -> A, b: impl FnOnce() -> B) -> (A, B) {
-    (a(), b())
-}
-
 /// [`fold_block`] compiled for the widest instruction set of the CPU.
 ///
 /// Never inlined, on purpose: inlined into a loop over blocks or rows, the
@@ -375,19 +366,42 @@ pub(crate) fn fold_slice<E: Num, O: Fold>(x: &[E]) -> E::A {
 
 /// Folds the run `span[..len]` as [`fold_slice`] does, prefetching into the
 /// rest of `span` (what the caller reads next). Runs above [`JOIN_MIN`] are
-/// halved (at a block boundary) onto two threads, each prefetching only
-/// within its own half.
+/// halved (at a block boundary) until the pieces are shorter; the pieces are
+/// folded in parallel, each prefetching only within its parent's span, and
+/// their partials combined in the same binary tree.
 fn fold_span<E: Num, O: Fold>(span: &[E], len: usize) -> E::A {
-    if len >= JOIN_MIN {
-        let mid = len.div_ceil(BLOCK) / 2 * BLOCK;
-        let (l, r) = span.split_at(mid);
-        let (a, b) = join(
-            || fold_span::<E, O>(l, mid),
-            || fold_span::<E, O>(r, len - mid),
-        );
-        return O::apply(a, b);
+    if len < JOIN_MIN {
+        return fold_run::<E, O>(span, len);
     }
-    fold_run::<E, O>(span, len)
+    /// The pieces of `start..start + len`: `(start, len, end of prefetch)`.
+    fn pieces(start: usize, len: usize, end: usize, out: &mut Vec<(usize, usize, usize)>) {
+        if len >= JOIN_MIN {
+            let mid = len.div_ceil(BLOCK) / 2 * BLOCK;
+            pieces(start, mid, start + mid, out);
+            pieces(start + mid, len - mid, end, out);
+        } else {
+            out.push((start, len, end));
+        }
+    }
+    /// Combines the partials of `len` elements' pieces, taken in order.
+    fn combine<A: Acc, O: Fold>(len: usize, partials: &mut impl Iterator<Item = A>) -> A {
+        if len >= JOIN_MIN {
+            let mid = len.div_ceil(BLOCK) / 2 * BLOCK;
+            let a = combine::<A, O>(mid, partials);
+            let b = combine::<A, O>(len - mid, partials);
+            O::apply(a, b)
+        } else {
+            partials.next().expect("one partial per piece")
+        }
+    }
+    let mut list = Vec::new();
+    pieces(0, len, span.len(), &mut list);
+    let mut partials = vec![O::init::<E::A>(); list.len()];
+    crate::threads::chunks_mut(&mut partials, 1, |i, p| {
+        let (start, n, end) = list[i];
+        p[0] = fold_run::<E, O>(&span[start..end], n);
+    });
+    combine::<E::A, O>(len, &mut partials.into_iter())
 }
 
 /// Folds the blocks of a run one after another and combines their partials
@@ -610,8 +624,8 @@ impl Lines {
 /// Runs `f(state, first_line_start, out_segment)` over `out` (one element per
 /// line, in line order) in tasks of `task` elements, each segment lying
 /// within one merged row, so line `k` of a segment starts at
-/// `first_line_start + k * lines.col_stride()`. Tasks run on rayon when
-/// `parallel`; `init` makes each task's scratch state.
+/// `first_line_start + k * lines.col_stride()`. Tasks run on the worker
+/// threads when `parallel`; `init` makes each thread's scratch state.
 fn drive<O: Send, S>(
     out: &mut [O],
     lines: &Lines,
@@ -637,12 +651,8 @@ fn drive<O: Send, S>(
             e += seg;
         }
     };
-    #[cfg(feature = "rayon")]
     if parallel && out.len() > task {
-        use rayon::prelude::*;
-        out.par_chunks_mut(task)
-            .enumerate()
-            .for_each_init(&init, |state, (t, chunk)| run(state, t, chunk));
+        crate::threads::chunks_mut_init(out, task, &init, |state, t, chunk| run(state, t, chunk));
         return;
     }
     let _ = parallel;
@@ -661,7 +671,7 @@ fn fold_lines<E: Num, O: Fold>(storage: &[E], lines: &Lines, out: &mut [E::A]) {
     } else if stride == 1 || len == 1 {
         // Each line is a contiguous run: tasks of whole lines, four times
         // the usual grain, as a task streams its input at memory speed and
-        // rayon's cost per task is then a few percent of it.
+        // the cost of handing out a task is then a few percent of it.
         let task = (4 * GRAIN / len).max(1);
         // Back-to-back lines (a row-major tensor): each fold prefetches on
         // into the segment's next lines. Otherwise only within its own line,
@@ -1045,7 +1055,7 @@ const SCAN_LANES: usize = 8;
 fn scan<E: Num, O: Fold>(data: &mut [E], len: usize, inner: usize) {
     let block = len * inner;
     let outer = data.len() / block;
-    let parallel = cfg!(feature = "rayon") && data.len() >= PARALLEL_THRESHOLD;
+    let parallel = cfg!(feature = "threads") && data.len() >= PARALLEL_THRESHOLD;
     if inner == 1 {
         let per_task = (GRAIN / len).max(1).next_multiple_of(SCAN_LANES) * len;
         run_chunks(data, per_task, parallel, |chunk| {
@@ -1062,9 +1072,7 @@ fn scan<E: Num, O: Fold>(data: &mut [E], len: usize, inner: usize) {
     if parallel && outer < 4 && inner >= 2 * MIN_ROW_TILE {
         // Few blocks: split the columns instead. Each column is scanned the
         // same way whatever the split, so results do not change.
-        #[cfg(feature = "rayon")]
         {
-            use rayon::prelude::*;
             let tile = MIN_ROW_TILE.max(inner.div_ceil(16));
             let mut tasks: Vec<Vec<&mut [E]>> = Vec::new();
             for blk in data.chunks_mut(block) {
@@ -1076,9 +1084,9 @@ fn scan<E: Num, O: Fold>(data: &mut [E], len: usize, inner: usize) {
                     }
                 }
             }
-            tasks
-                .into_par_iter()
-                .for_each(|mut rows| scan_rows::<E, O>(&mut rows));
+            crate::threads::chunks_mut(&mut tasks, 1, |_, rows| {
+                scan_rows::<E, O>(&mut rows[0]);
+            });
             return;
         }
     }
@@ -1097,10 +1105,8 @@ fn run_chunks<E: Send>(
     parallel: bool,
     f: impl Fn(&mut [E]) + Sync + Send,
 ) {
-    #[cfg(feature = "rayon")]
     if parallel {
-        use rayon::prelude::*;
-        data.par_chunks_mut(per_task).for_each(f);
+        crate::threads::chunks_mut(data, per_task, |_, chunk| f(chunk));
         return;
     }
     let _ = parallel;

@@ -274,20 +274,23 @@ fn copy_transposed<E: Pod + Send + Sync>(
             }
         }
     };
-    #[cfg(feature = "rayon")]
     if out.len() >= crate::engine::PARALLEL_THRESHOLD {
-        use rayon::prelude::*;
-        out.par_chunks_mut(plane)
-            .enumerate()
-            .for_each(|(p, plane_out)| {
+        // Enough planes: one task each; else the bands of each plane.
+        if out.len() / plane.max(1) >= 2 * crate::threads::threads() {
+            crate::threads::chunks_mut(out, plane, |p, plane_out| {
                 let start = plane_start(p);
-                plane_out
-                    .par_chunks_mut(band)
-                    .enumerate()
-                    .for_each(|(b, dst)| {
-                        fill_band(dst, start + (b * TILE) as isize * s_r);
-                    });
+                for (b, dst) in plane_out.chunks_mut(band).enumerate() {
+                    fill_band(dst, start + (b * TILE) as isize * s_r);
+                }
             });
+        } else {
+            for (p, plane_out) in out.chunks_mut(plane).enumerate() {
+                let start = plane_start(p);
+                crate::threads::chunks_mut(plane_out, band, |b, dst| {
+                    fill_band(dst, start + (b * TILE) as isize * s_r);
+                });
+            }
+        }
         return;
     }
     for (p, plane_out) in out.chunks_mut(plane).enumerate() {
@@ -372,7 +375,7 @@ pub(crate) fn copy_strided<E: Pod>(
 ///
 /// Above [`PARALLEL_THRESHOLD`](crate::engine::PARALLEL_THRESHOLD) elements
 /// the output is split into fixed chunks of
-/// [`CHUNK`](crate::engine::CHUNK) elements run on rayon; each element is
+/// [`CHUNK`](crate::engine::CHUNK) elements run on the worker threads; each element is
 /// written by exactly one call whatever the thread count.
 pub(crate) fn for_each_segment<O: Send, const N: usize>(
     out: &mut [O],
@@ -385,11 +388,9 @@ pub(crate) fn for_each_segment<O: Send, const N: usize>(
         return;
     }
     debug_assert_eq!(out.len(), dims.iter().product::<usize>());
-    #[cfg(feature = "rayon")]
     if out.len() >= crate::engine::PARALLEL_THRESHOLD {
-        use rayon::prelude::*;
         let chunk = crate::engine::CHUNK;
-        out.par_chunks_mut(chunk).enumerate().for_each(|(c, part)| {
+        crate::threads::chunks_mut(out, chunk, |c, part| {
             walk_segments(part, c * chunk, dims, strides, starts, &f);
         });
         return;

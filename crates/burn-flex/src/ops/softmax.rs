@@ -117,12 +117,10 @@ fn last_dim<E: FloatElem>(src: &[E], out: &mut [E], len: usize, log: bool, paral
             },
         )
     };
-    #[cfg(feature = "rayon")]
     if parallel && src.len() > task {
-        use rayon::prelude::*;
-        src.par_chunks(task)
-            .zip(out.par_chunks_mut(task))
-            .for_each_init(scratch, |state, (s, o)| run(state, s, o));
+        crate::threads::chunks_mut_init(out, task, scratch, |state, i, o| {
+            run(state, &src[i * task..i * task + o.len()], o)
+        });
         return;
     }
     let _ = parallel;
@@ -272,9 +270,7 @@ fn other_dim<E: FloatElem>(
             || columns::<E>(state, lines, rows, w, log),
         );
     };
-    #[cfg(feature = "rayon")]
     if parallel {
-        use rayon::prelude::*;
         // One task per (outer block, column tile), holding the tile's
         // segment of each of the block's rows.
         let mut tasks: Vec<(usize, usize, Vec<&mut [E]>)> = Vec::new();
@@ -287,11 +283,10 @@ fn other_dim<E: FloatElem>(
                 }
             }
         }
-        tasks
-            .into_par_iter()
-            .for_each_init(Columns::default, |state, (b, t, mut rows)| {
-                run(state, b, t, &mut rows)
-            });
+        crate::threads::chunks_mut_init(&mut tasks, 1, Columns::default, |state, _, task| {
+            let (b, t, rows) = &mut task[0];
+            run(state, *b, *t, rows)
+        });
         return;
     }
     let _ = parallel;
@@ -490,24 +485,26 @@ mod tests {
         }
     }
 
-    #[cfg(feature = "rayon")]
+    #[cfg(feature = "threads")]
     #[test]
     fn bits_do_not_depend_on_the_thread_count() {
         let dims = [2, 300, 200];
         let n: usize = dims.iter().product();
         let x: Vec<f32> = (0..n).map(|i| ((i * 31) % 97) as f32 * 0.1).collect();
-        let one = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
-        let three = rayon::ThreadPoolBuilder::new()
-            .num_threads(3)
-            .build()
-            .unwrap();
         for dim in 0..3 {
             for log in [false, true] {
                 let run = || softmax(tensor(&x, &dims), dim, log).to_vec::<f32>();
-                assert_eq!(one.install(run), three.install(run), "dim {dim} log {log}");
+                let one = crate::threads::with_threads(1, run);
+                assert_eq!(
+                    one,
+                    crate::threads::with_threads(3, run),
+                    "dim {dim} log {log}"
+                );
+                assert_eq!(
+                    one,
+                    crate::threads::with_threads(2, run),
+                    "dim {dim} log {log}"
+                );
             }
         }
     }

@@ -234,14 +234,10 @@ fn sort_lines<E: SortKey>(
             .map(|_| Vec::with_capacity(len))
             .collect::<Vec<_>>()
     };
-    #[cfg(feature = "rayon")]
     if parallel && values.len() > task {
-        use rayon::prelude::*;
-        values
-            .par_chunks_mut(task)
-            .zip(indices.par_chunks_mut(task))
-            .enumerate()
-            .for_each_init(init, |packed, (t, (v, ix))| run(packed, t, v, ix));
+        crate::threads::chunks_mut2_init(values, task, indices, task, init, |packed, t, v, ix| {
+            run(packed, t, v, ix)
+        });
         return;
     }
     let _ = parallel;
@@ -324,14 +320,19 @@ fn transpose_blocks<T: Pod + Send + Sync>(
     };
     // Bands never straddle blocks: each block's output is split into bands.
     let per_block = cols.div_ceil(TILE);
-    #[cfg(feature = "rayon")]
     if parallel {
-        use rayon::prelude::*;
-        out.par_chunks_mut(block).enumerate().for_each(|(o, blk)| {
-            blk.par_chunks_mut(TILE * rows)
-                .enumerate()
-                .for_each(|(k, dst)| band(o * per_block + k, dst));
-        });
+        // Enough blocks: one task each; else the bands of each block.
+        if out.len() / block.max(1) >= 2 * crate::threads::threads() {
+            crate::threads::chunks_mut(out, block, |o, blk| {
+                for (k, dst) in blk.chunks_mut(TILE * rows).enumerate() {
+                    band(o * per_block + k, dst);
+                }
+            });
+        } else {
+            for (o, blk) in out.chunks_mut(block).enumerate() {
+                crate::threads::chunks_mut(blk, TILE * rows, |k, dst| band(o * per_block + k, dst));
+            }
+        }
         return;
     }
     let _ = parallel;

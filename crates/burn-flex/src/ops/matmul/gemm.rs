@@ -307,21 +307,18 @@ fn macro_kernel<T: GemmFloat>(
     }
 }
 
-/// Runs `f(state, task)` for `task in 0..count`, on rayon when `parallel`,
-/// with one `init()` state per worker.
+/// Runs `f(state, task)` for `task in 0..count`, on the worker threads when
+/// `parallel`, with one `init()` state per thread.
 fn run_tasks<S>(
     count: usize,
     parallel: bool,
     init: impl Fn() -> S + Sync + Send,
     f: impl Fn(&mut S, usize) + Sync + Send,
 ) {
-    #[cfg(feature = "rayon")]
     if parallel && count > 1 {
-        use rayon::prelude::*;
-        (0..count).into_par_iter().for_each_init(init, f);
+        crate::threads::for_each_init(count, init, f);
         return;
     }
-    let _ = parallel;
     let mut state = init();
     for t in 0..count {
         f(&mut state, t);
@@ -329,7 +326,7 @@ fn run_tasks<S>(
 }
 
 /// `out = a · b` for an `m × k` by `k × n` product; `out` is row-major
-/// `m × n` and zeroed. `threads > 1` runs on rayon.
+/// `m × n` and zeroed. `threads > 1` runs on the worker threads.
 pub(crate) fn gemm<S: Load<T>, T: GemmFloat>(
     a: MatRef<'_, S>,
     b: MatRef<'_, S>,
@@ -393,24 +390,14 @@ pub(crate) fn gemm<S: Load<T>, T: GemmFloat>(
             // Pack B, in chunks of panels (parallel when large).
             let chunk = 8 * kc * nr_;
             let pack = |ci: usize, d: &mut [T]| pack_b(nr_, b, pc, kc, jc, nc, ci * 8, d);
-            #[cfg(feature = "rayon")]
             if parallel && col_panels > 8 {
-                use rayon::prelude::*;
-                bpack
-                    .par_chunks_mut(chunk)
-                    .enumerate()
-                    .for_each(|(ci, d)| pack(ci, d));
+                crate::threads::chunks_mut(bpack, chunk, pack);
             } else {
                 bpack
                     .chunks_mut(chunk)
                     .enumerate()
                     .for_each(|(ci, d)| pack(ci, d));
             }
-            #[cfg(not(feature = "rayon"))]
-            bpack
-                .chunks_mut(chunk)
-                .enumerate()
-                .for_each(|(ci, d)| pack(ci, d));
 
             let bpack: &[T] = bpack;
             run_tasks(

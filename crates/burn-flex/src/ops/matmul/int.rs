@@ -55,15 +55,10 @@ pub(crate) fn int_gemm<T: IntGemm>(
         }
     };
     let rows = |t: usize, c: &mut [T]| block_rows(a, b, t * ROWS, n, k, c);
-    #[cfg(feature = "rayon")]
     if threads > 1 && m > ROWS {
-        use rayon::prelude::*;
-        out.par_chunks_mut(ROWS * n)
-            .enumerate()
-            .for_each(|(t, c)| rows(t, c));
+        crate::threads::chunks_mut(out, ROWS * n, rows);
         return;
     }
-    let _ = threads;
     out.chunks_mut(ROWS * n)
         .enumerate()
         .for_each(|(t, c)| rows(t, c));

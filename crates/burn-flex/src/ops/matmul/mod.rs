@@ -36,10 +36,8 @@ pub(crate) use kernel::GemmFloat;
 /// Per-matrix `m·n·k` at or below which the direct path beats packing.
 const DIRECT_WORK: usize = 1 << 15;
 /// Total `m·n·k` below which everything runs on the calling thread.
-#[cfg(feature = "rayon")]
 const PARALLEL_WORK: usize = 1 << 18;
 /// Per-matrix `m·n·k` below which a batch runs one matrix per task.
-#[cfg(feature = "rayon")]
 const BATCH_TASK_WORK: usize = 1 << 24;
 
 /// A strided matrix: element `(i, j)` is `data[off + i * rs + j * cs]`.
@@ -198,7 +196,6 @@ impl Plan {
         if mn == 0 || self.offsets.is_empty() {
             return;
         }
-        #[cfg(feature = "rayon")]
         let work = mn * self.k;
         let mats = |&(oa, ob): &(isize, isize)| {
             (
@@ -216,25 +213,17 @@ impl Plan {
                 },
             )
         };
-        #[cfg(feature = "rayon")]
         let threads = if work.saturating_mul(self.offsets.len()) < PARALLEL_WORK {
             1
         } else {
-            rayon::current_num_threads()
+            crate::threads::threads()
         };
-        #[cfg(not(feature = "rayon"))]
-        let threads = 1;
-        #[cfg(feature = "rayon")]
         let nbatch = self.offsets.len();
-        #[cfg(feature = "rayon")]
         if threads > 1 && nbatch >= threads && (nbatch >= 4 * threads || work < BATCH_TASK_WORK) {
-            use rayon::prelude::*;
-            out.par_chunks_mut(mn)
-                .zip(&self.offsets)
-                .for_each(|(c, o)| {
-                    let (ma, mb) = mats(o);
-                    f(ma, mb, c, 1);
-                });
+            crate::threads::chunks_mut(out, mn, |i, c| {
+                let (ma, mb) = mats(&self.offsets[i]);
+                f(ma, mb, c, 1);
+            });
             return;
         }
         for (c, o) in out.chunks_mut(mn).zip(&self.offsets) {

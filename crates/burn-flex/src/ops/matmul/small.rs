@@ -68,23 +68,16 @@ pub(crate) fn direct<S: Load<T>, T: GemmFloat>(
             axpy_rows(a, b, i0, j0, rows, cols, k, c);
         }
     };
-    #[cfg(feature = "rayon")]
     if threads > 1 {
-        use rayon::prelude::*;
         if m == 1 {
             let chunk = rows_per_task(k).max(256);
-            out.par_chunks_mut(chunk)
-                .enumerate()
-                .for_each(|(t, c)| run(0, t * chunk, c, 1, c.len()));
+            crate::threads::chunks_mut(out, chunk, |t, c| run(0, t * chunk, c, 1, c.len()));
         } else {
             let chunk = rows_per_task(n * k);
-            out.par_chunks_mut(chunk * n)
-                .enumerate()
-                .for_each(|(t, c)| run(t * chunk, 0, c, c.len() / n, n));
+            crate::threads::chunks_mut(out, chunk * n, |t, c| run(t * chunk, 0, c, c.len() / n, n));
         }
         return;
     }
-    let _ = (threads, rows_per_task);
     run(0, 0, out, m, n);
 }
 
