@@ -224,22 +224,34 @@ fn pack_b<S: Load<T>, T: GemmFloat>(
 }
 
 /// The output matrix as a raw pointer, so that parallel tasks can each
-/// write their own rectangle of it.
+/// write their own rectangle of it (pairwise disjoint rectangles: the
+/// sharers' duty).
 #[derive(Clone, Copy)]
-struct Out<T> {
+pub(crate) struct Out<'a, T> {
     ptr: *mut T,
     len: usize,
     ldc: usize,
+    _borrow: core::marker::PhantomData<&'a mut [T]>,
 }
 
 // SAFETY: `Out` is only shared between the tasks of one `gemm` call, which
 // write pairwise disjoint rectangles of the matrix (distinct row blocks or
 // column groups) while the `&mut` slice it came from stays borrowed.
-unsafe impl<T: Send> Send for Out<T> {}
+unsafe impl<T: Send> Send for Out<'_, T> {}
 // SAFETY: as above.
-unsafe impl<T: Send> Sync for Out<T> {}
+unsafe impl<T: Send> Sync for Out<'_, T> {}
 
-impl<T: GemmFloat> Out<T> {
+impl<'a, T: GemmFloat> Out<'a, T> {
+    /// The row-major matrix `out` with rows of `ldc` elements.
+    pub(crate) fn new(out: &'a mut [T], ldc: usize) -> Self {
+        Self {
+            ptr: out.as_mut_ptr(),
+            len: out.len(),
+            ldc,
+            _borrow: core::marker::PhantomData,
+        }
+    }
+
     /// Pointer to element `(i, j)`, checked so that `rows × cols` elements
     /// from there lie inside the matrix.
     #[inline]
@@ -267,7 +279,7 @@ fn macro_kernel<T: GemmFloat>(
     bpanels: &[T],
     j0: usize,
     ncols: usize,
-    out: Out<T>,
+    out: Out<'_, T>,
     accumulate: bool,
 ) {
     let (kernel, mr_, nr_) = (tiling.kernel, tiling.mr, tiling.nr);
@@ -376,11 +388,7 @@ pub(crate) fn gemm<S: Load<T>, T: GemmFloat>(
 
     let nc_max = tiling.nc.min(n.div_ceil(nr_) * nr_);
     let mut bpack = Scratch::<T>::new(1, kc_max * nc_max);
-    let out = Out {
-        ptr: out.as_mut_ptr(),
-        len: out.len(),
-        ldc: n,
-    };
+    let out = Out::new(out, n);
 
     for jc in (0..n).step_by(tiling.nc) {
         let nc = tiling.nc.min(n - jc);
@@ -433,6 +441,109 @@ pub(crate) fn gemm<S: Load<T>, T: GemmFloat>(
                     );
                 },
             );
+        }
+    }
+}
+
+/// A left operand packed once for many products with it (the weight of a
+/// convolution against each block of output positions): the A blocks of
+/// every `kc` block of `k`, all `m` rows each, in the micro-kernel's format.
+pub(crate) struct PackedA<T> {
+    panels: Vec<T>,
+    m: usize,
+    k: usize,
+    tiling: Tiling<T>,
+}
+
+impl<T: GemmFloat + Load<T>> PackedA<T> {
+    /// Packs the `m × k` matrix `(data, row stride, col stride)`.
+    pub(crate) fn new(a: (&[T], usize, usize), m: usize, k: usize) -> Self {
+        let tiling = T::tiling();
+        let rows = m.div_ceil(tiling.mr) * tiling.mr;
+        let mut panels = vec![T::default(); rows * k];
+        let a = MatRef {
+            data: a.0,
+            off: 0,
+            rs: a.1 as isize,
+            cs: a.2 as isize,
+        };
+        for (pc, kc) in k_blocks(k, tiling.kc) {
+            pack_a(
+                tiling.mr,
+                a,
+                0,
+                m,
+                pc,
+                kc,
+                &mut panels[rows * pc..][..rows * kc],
+            );
+        }
+        Self {
+            panels,
+            m,
+            k,
+            tiling,
+        }
+    }
+
+    /// Columns of a packed B panel (the micro-kernel's width).
+    pub(crate) fn nr(&self) -> usize {
+        self.tiling.nr
+    }
+
+    /// Columns per [`Self::product`] call for `n` in all: whole panels
+    /// (at least two, at most `n`) whose packed `kc` block is about 256 KiB
+    /// of f32, so it shares L2 with the packed A.
+    pub(crate) fn block_cols(&self, n: usize) -> usize {
+        let kc = self.k.div_ceil(self.k.div_ceil(self.tiling.kc)).max(1);
+        let nr = self.tiling.nr;
+        ((1 << 16) / kc / nr * nr).max(2 * nr).min(n).max(1)
+    }
+
+    /// `out[i, j0 + j] = Σ_p A[i, p] · B[p, j]` for the `n` columns of a B
+    /// block that `fill_b` writes: `fill_b(pc, kc, panels)` fills rows
+    /// `pc..pc + kc` of B as `⌈n / nr⌉` panels of `kc` groups of `nr`
+    /// values (element `(p, j)` at `(j / nr) · kc · nr + (p - pc) · nr +
+    /// j % nr`; the columns past `n` are zero when it is called).
+    /// Each output element is the same chain of FMAs as in [`gemm`].
+    pub(crate) fn product(
+        &self,
+        n: usize,
+        mut fill_b: impl FnMut(usize, usize, &mut [T]),
+        out: Out<'_, T>,
+        j0: usize,
+    ) {
+        let (mr, nr) = (self.tiling.mr, self.tiling.nr);
+        let rows = self.m.div_ceil(mr) * mr;
+        let panels = n.div_ceil(nr);
+        let kc_max = self.k.div_ceil(self.k.div_ceil(self.tiling.kc));
+        let mut scratch = Scratch::<T>::new(1, panels * nr * kc_max);
+        // Row blocks of at most `mc` rows, so an A block stays in L2.
+        let mc = self.tiling.mc;
+        for (bi, (pc, kc)) in k_blocks(self.k, self.tiling.kc).enumerate() {
+            let bpack = &mut scratch.slice_mut()[..panels * kc * nr];
+            if !n.is_multiple_of(nr) {
+                bpack[(panels - 1) * kc * nr..].fill(T::default());
+            }
+            fill_b(pc, kc, bpack);
+            let bpack: &[T] = bpack;
+            let ablock = &self.panels[rows * pc..][..rows * kc];
+            for i0 in (0..self.m).step_by(mc) {
+                let rows_here = mc.min(self.m - i0);
+                let apack = &ablock[i0 * kc..][..rows_here.div_ceil(mr) * mr * kc];
+                macro_kernel(
+                    &self.tiling,
+                    kc,
+                    apack,
+                    i0,
+                    rows_here,
+                    bpack,
+                    j0,
+                    n,
+                    out,
+                    bi > 0,
+                );
+            }
         }
     }
 }

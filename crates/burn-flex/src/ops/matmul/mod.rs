@@ -31,6 +31,7 @@ use half::{bf16, f16};
 use crate::FlexTensor;
 use crate::engine::{CHUNK, for_each_chunk_mut};
 use crate::layout::Layout;
+pub(crate) use gemm::{Out, PackedA};
 pub(crate) use kernel::GemmFloat;
 
 /// Per-matrix `m·n·k` at or below which the direct path beats packing.
