@@ -99,6 +99,43 @@ impl<T> Drop for Scratch<T> {
     }
 }
 
+/// `dst[..N] = src[..N]`, converted, with `N` known to the compiler.
+#[inline(always)]
+fn load_n<S: Load<T>, T: Copy, const N: usize>(src: &[S], dst: &mut [T]) {
+    let src: &[S; N] = src[..N].try_into().expect("N values");
+    let dst: &mut [T; N] = (&mut dst[..N]).try_into().expect("N slots");
+    S::load_run(src, dst);
+}
+
+/// Writes `MR` rows of `kc` values as `kc` groups of `MR` (column `p` of
+/// the rows): 8 columns at a time go through a register tile, so the reads
+/// are vector loads of each row and the writes whole groups.
+#[inline(always)]
+fn transpose_rows<T: Copy + Default, const MR: usize>(src: &[&[T]], kc: usize, dst: &mut [T]) {
+    const STEP: usize = 8;
+    let src: &[&[T]; MR] = src.try_into().expect("MR rows");
+    let dst = &mut dst[..kc * MR];
+    let full = kc / STEP * STEP;
+    let (body, tail) = dst.split_at_mut(full * MR);
+    for (blk, out) in body.chunks_exact_mut(STEP * MR).enumerate() {
+        let p = blk * STEP;
+        let mut tile = [[T::default(); STEP]; MR];
+        for (t, r) in tile.iter_mut().zip(src) {
+            *t = r[p..p + STEP].try_into().expect("STEP values");
+        }
+        for (q, g) in out.chunks_exact_mut(MR).enumerate() {
+            for (x, t) in g.iter_mut().zip(&tile) {
+                *x = t[q];
+            }
+        }
+    }
+    for (q, g) in tail.chunks_exact_mut(MR).enumerate() {
+        for (x, r) in g.iter_mut().zip(src) {
+            *x = r[full + q];
+        }
+    }
+}
+
 /// Packs rows `i0..i0 + mc`, columns `p0..p0 + kc` of `a` into `MR`-row
 /// panels (`kc` groups of `MR` values each), zero-padding the last panel.
 fn pack_a<S: Load<T>, T: GemmFloat>(
@@ -142,10 +179,15 @@ fn pack_a<S: Load<T>, T: GemmFloat>(
                 let s = a.idx(r0 + i, p0);
                 *r = converted(&a.data[s..s + kc], bufs.next().unwrap_or_default());
             }
-            let src = &src[..mr_];
-            for (p, g) in d.chunks_exact_mut(mr_).enumerate() {
-                for (x, r) in g.iter_mut().zip(src) {
-                    *x = r[p];
+            match mr_ {
+                12 => transpose_rows::<T, 12>(&src[..12], kc, d),
+                6 => transpose_rows::<T, 6>(&src[..6], kc, d),
+                _ => {
+                    for (p, g) in d.chunks_exact_mut(mr_).enumerate() {
+                        for (x, r) in g.iter_mut().zip(&src[..mr_]) {
+                            *x = r[p];
+                        }
+                    }
                 }
             }
         } else if a.cs == 1 {
@@ -198,7 +240,12 @@ fn pack_b<S: Load<T>, T: GemmFloat>(
                 let s = b.idx(p0 + p, c0);
                 if cols == nr_ {
                     // Constant length: inlined vector moves, not a memcpy call.
-                    S::load_run(&b.data[s..s + nr_], &mut g[..nr_]);
+                    match nr_ {
+                        32 => load_n::<S, T, 32>(&b.data[s..], g),
+                        16 => load_n::<S, T, 16>(&b.data[s..], g),
+                        8 => load_n::<S, T, 8>(&b.data[s..], g),
+                        _ => S::load_run(&b.data[s..s + nr_], &mut g[..nr_]),
+                    }
                 } else {
                     S::load_run(&b.data[s..s + cols], &mut g[..cols]);
                 }
