@@ -61,10 +61,11 @@ impl FlexTensor {
     }
 
     /// A contiguous tensor of `shape` whose elements are written by `fill`,
-    /// which receives the whole output slice (zero-initialised).
+    /// which receives the whole output slice (zero-initialised; a recycled
+    /// buffer for large outputs, see [`Bytes::zeroed_recycled`]).
     pub fn build<E: Pod>(shape: Shape, dtype: DType, fill: impl FnOnce(&mut [E])) -> Self {
         let n = shape.num_elements();
-        let mut bytes = Bytes::zeroed(n * core::mem::size_of::<E>());
+        let mut bytes = Bytes::zeroed_recycled(n * core::mem::size_of::<E>());
         fill(bytes.as_mut_slice_of::<E>());
         Self::new(Arc::new(bytes), Layout::contiguous(shape), dtype)
     }

@@ -11,14 +11,19 @@
 //! 4 KiB page faults on first touch and is zeroed by the kernel, and the
 //! allocator zeroes it once more for [`Bytes::zeroed`]. A backend that
 //! writes a 64 MiB output per op spends a fifth of an element-wise op
-//! there. Buffers made by [`Bytes::for_overwrite`] (kernel outputs) are
-//! therefore handed, when dropped, to a small bounded cache (with `std`,
-//! from [`RECYCLE_MIN`] bytes up: at most 8 buffers and 256 MiB), and the
-//! next `for_overwrite` of the same size takes one back with its pages
-//! already mapped and nothing to zero. Every other constructor allocates
-//! and frees exactly as before, so memory accounting of data that is not a
-//! kernel output is unchanged; [`Bytes::release_recycled`] empties the
-//! cache.
+//! there. Smaller buffers are not spared either: glibc maps blocks past its
+//! mmap threshold afresh and returns its heap's free top to the OS past its
+//! trim threshold (128 KiB at start, both raised as it goes), so the
+//! half-megabyte activations of a training step kept being faulted in again (a 784-512-512-10 MLP's forward and backward on the 2-core work
+//! machine: 5.5 ms, against 3.7 ms with glibc's thresholds raised by
+//! `GLIBC_TUNABLES`). Buffers made by [`Bytes::for_overwrite`] and
+//! [`Bytes::zeroed_recycled`] (kernel outputs) are therefore handed, when
+//! dropped, to a bounded cache (with `std`, from [`RECYCLE_MIN`] bytes up:
+//! at most 64 buffers and 256 MiB), and the next such buffer of the same
+//! size takes one back with its pages already mapped (`zeroed_recycled`
+//! then clears it). Every other constructor allocates and frees exactly as
+//! before, so memory accounting of data that is not a kernel output is
+//! unchanged; [`Bytes::release_recycled`] empties the cache.
 #![allow(unsafe_code)]
 
 use alloc::alloc::{Layout, alloc, alloc_zeroed, dealloc, handle_alloc_error};
@@ -128,6 +133,27 @@ impl Bytes {
         out
     }
 
+    /// A buffer of `len` zero bytes for a kernel output: a recycled buffer
+    /// of the same length, cleared, or a fresh zeroed one (see the
+    /// [module docs](self)). It is recycled again when dropped.
+    pub fn zeroed_recycled(len: usize) -> Self {
+        let mut out = match recycler::take(len) {
+            Some(ptr) => {
+                let mut out = Self {
+                    ptr,
+                    len,
+                    recycle: false,
+                    _owns: PhantomData,
+                };
+                out.fill(0);
+                out
+            }
+            None => Self::allocate(len, true),
+        };
+        out.recycle = len >= RECYCLE_MIN;
+        out
+    }
+
     /// Frees every buffer the recycling cache holds (see the
     /// [module docs](self)); returns how many bytes it held.
     pub fn release_recycled() -> usize {
@@ -227,9 +253,9 @@ impl Drop for Bytes {
     }
 }
 
-/// Buffers from this many bytes up are recycled (1 MiB: below it the
-/// allocator keeps freed memory mapped on its own).
-pub const RECYCLE_MIN: usize = 1 << 20;
+/// Buffers from this many bytes up are recycled (64 KiB: smaller ones come
+/// from the allocator's bins, which stay mapped).
+pub const RECYCLE_MIN: usize = 1 << 16;
 
 /// The cache of freed [`Bytes::for_overwrite`] buffers. Only buffers of at
 /// least [`RECYCLE_MIN`] bytes reach it, so the lock is taken once per
@@ -243,7 +269,7 @@ mod recycler {
     use super::{Bytes, RECYCLE_MIN, dealloc};
 
     /// Most buffers held.
-    const MAX_BUFFERS: usize = 8;
+    pub(super) const MAX_BUFFERS: usize = 64;
     /// Most bytes held.
     const MAX_BYTES: usize = 256 << 20;
 
@@ -320,6 +346,9 @@ mod recycler {
 #[cfg(not(feature = "std"))]
 mod recycler {
     use core::ptr::NonNull;
+
+    #[allow(dead_code)]
+    pub(super) const MAX_BUFFERS: usize = 0;
 
     pub(super) fn take(_len: usize) -> Option<NonNull<u8>> {
         None
@@ -468,6 +497,22 @@ mod tests {
         assert!(zeroed.iter().all(|&b| b == 0));
         drop(zeroed);
 
+        // `zeroed_recycled` takes a dirty buffer back cleared, and gives it
+        // back when dropped.
+        let mut dirty = Bytes::for_overwrite(LEN);
+        dirty.fill(9);
+        let dirty_ptr = dirty.as_ptr();
+        drop(dirty);
+        let clean = Bytes::zeroed_recycled(LEN);
+        assert_eq!(clean.as_ptr(), dirty_ptr, "the freed buffer is reused");
+        assert!(clean.iter().all(|&b| b == 0), "and cleared");
+        drop(clean);
+        assert_eq!(
+            Bytes::for_overwrite(LEN).as_ptr(),
+            dirty_ptr,
+            "and kept again"
+        );
+
         // Small buffers are not kept; releasing frees what is held.
         drop(Bytes::for_overwrite(RECYCLE_MIN - 64));
         let held = Bytes::release_recycled();
@@ -476,14 +521,15 @@ mod tests {
         let fresh = Bytes::for_overwrite(LEN);
         assert!(fresh.iter().all(|&b| b == 0), "nothing left to recycle");
 
-        // The cache keeps at most 8 buffers, evicting the oldest.
+        // The cache keeps at most `MAX_BUFFERS` buffers, evicting the oldest.
         drop(fresh);
-        let many: Vec<Bytes> = (0..10).map(|_| Bytes::for_overwrite(LEN)).collect();
+        let max = recycler::MAX_BUFFERS;
+        let many: Vec<Bytes> = (0..max + 2).map(|_| Bytes::for_overwrite(LEN)).collect();
         let ptrs: Vec<*const u8> = many.iter().map(|b| b.as_ptr()).collect();
         drop(many);
-        let kept: Vec<Bytes> = (0..8).map(|_| Bytes::for_overwrite(LEN)).collect();
+        let kept: Vec<Bytes> = (0..max).map(|_| Bytes::for_overwrite(LEN)).collect();
         for b in &kept {
-            assert!(ptrs[2..].contains(&b.as_ptr()), "the newest 8 are kept");
+            assert!(ptrs[2..].contains(&b.as_ptr()), "the newest {max} are kept");
         }
         drop(kept);
         Bytes::release_recycled();
