@@ -442,10 +442,17 @@ pub(crate) fn gemm<S: Load<T>, T: GemmFloat>(
         let col_panels = nc.div_ceil(nr_);
         for (bi, (pc, kc)) in k_blocks(k, tiling.kc).enumerate() {
             let bpack = &mut bpack.slice_mut()[..col_panels * kc * nr_];
-            // Pack B, in chunks of panels (parallel when large).
-            let chunk = 8 * kc * nr_;
-            let pack = |ci: usize, d: &mut [T]| pack_b(nr_, b, pc, kc, jc, nc, ci * 8, d);
-            if parallel && col_panels > 8 {
+            // Pack B, in chunks of up to 8 panels, at least two per thread
+            // when parallel (a serial pack is a visible share of a 256³
+            // product).
+            let per = if parallel {
+                col_panels.div_ceil(2 * threads).clamp(1, 8)
+            } else {
+                8
+            };
+            let chunk = per * kc * nr_;
+            let pack = |ci: usize, d: &mut [T]| pack_b(nr_, b, pc, kc, jc, nc, ci * per, d);
+            if parallel && col_panels > 1 {
                 crate::threads::chunks_mut(bpack, chunk, pack);
             } else {
                 bpack
