@@ -240,7 +240,7 @@ fn float_mm<S: Load<T>, T: GemmFloat>(
     plan: &Plan,
 ) -> impl Fn(MatRef<'_, S>, MatRef<'_, S>, &mut [T], usize) + Sync + Send + '_ {
     let (m, n, k) = (plan.m, plan.n, plan.k);
-    let direct = m * n * k <= DIRECT_WORK || m <= 2 || n <= 2;
+    let direct = is_direct(m, n, k);
     move |a, b, c, threads| {
         if direct {
             small::direct(a, b, m, n, k, c, threads)
@@ -265,7 +265,11 @@ pub(crate) fn gemm_strided<T: GemmFloat + Load<T>>(
     out: &mut [T],
     threads: usize,
 ) {
-    out.fill(T::default());
+    // The blocked path writes every element (its first k block stores);
+    // the direct one accumulates.
+    if is_direct(m, n, k) || k == 0 {
+        out.fill(T::default());
+    }
     let a = MatRef {
         data: a.0,
         off: 0,
@@ -278,7 +282,7 @@ pub(crate) fn gemm_strided<T: GemmFloat + Load<T>>(
         rs: b.1 as isize,
         cs: b.2 as isize,
     };
-    if m * n * k <= DIRECT_WORK || m <= 2 || n <= 2 {
+    if is_direct(m, n, k) {
         small::direct(a, b, m, n, k, out, threads)
     } else {
         gemm::gemm(a, b, m, n, k, out, threads)
@@ -320,14 +324,27 @@ fn float<T: GemmFloat + Load<T>>(
     dtype: DType,
 ) -> FlexTensor {
     let plan = Plan::new(lhs.layout(), rhs.layout(), &shape);
-    FlexTensor::build::<T>(shape, dtype, |out| {
+    let fill = |out: &mut [T]| {
         plan.run(
             lhs.storage::<T>(),
             rhs.storage::<T>(),
             out,
             float_mm::<T, T>(&plan),
         )
-    })
+    };
+    // The blocked path writes every element (its first k block stores), so
+    // its output needs no zeroing; the direct path accumulates into zeros.
+    if plan.k > 0 && !is_direct(plan.m, plan.n, plan.k) {
+        FlexTensor::build_overwrite::<T>(shape, dtype, fill)
+    } else {
+        FlexTensor::build::<T>(shape, dtype, fill)
+    }
+}
+
+/// Whether an `m × k` by `k × n` product takes the direct path (too small
+/// or too thin to pay for packing). Depends on the shape only.
+fn is_direct(m: usize, n: usize, k: usize) -> bool {
+    m * n * k <= DIRECT_WORK || m <= 2 || n <= 2
 }
 
 /// f16/bf16: panels widen to f32 as they are packed, products accumulate in
