@@ -114,29 +114,19 @@ impl Bytes {
     /// an element shows NaNs or -1s in tests instead of plausible values.
     /// The buffer is recycled again when dropped.
     pub fn for_overwrite(len: usize) -> Self {
-        let mut out = match recycler::take(len) {
-            Some(ptr) => {
-                let mut out = Self {
-                    ptr,
-                    len,
-                    recycle: false,
-                    _owns: PhantomData,
-                };
-                if cfg!(debug_assertions) {
-                    out.fill(0xFF);
-                }
-                out
-            }
-            None => Self::allocate(len, true),
-        };
-        out.recycle = len >= RECYCLE_MIN;
-        out
+        Self::recycled(len, cfg!(debug_assertions).then_some(0xFF))
     }
 
     /// A buffer of `len` zero bytes for a kernel output: a recycled buffer
     /// of the same length, cleared, or a fresh zeroed one (see the
     /// [module docs](self)). It is recycled again when dropped.
     pub fn zeroed_recycled(len: usize) -> Self {
+        Self::recycled(len, Some(0))
+    }
+
+    /// A recycled buffer of `len` bytes filled with `refill` (else left as
+    /// it was), or a fresh zeroed one; recycled when dropped.
+    fn recycled(len: usize, refill: Option<u8>) -> Self {
         let mut out = match recycler::take(len) {
             Some(ptr) => {
                 let mut out = Self {
@@ -145,7 +135,9 @@ impl Bytes {
                     recycle: false,
                     _owns: PhantomData,
                 };
-                out.fill(0);
+                if let Some(byte) = refill {
+                    out.fill(byte);
+                }
                 out
             }
             None => Self::allocate(len, true),
