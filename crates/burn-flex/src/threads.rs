@@ -103,12 +103,11 @@ mod pool {
         busy: AtomicBool,
         /// Bumped when a job is posted; helpers compare it with the last seen.
         epoch: AtomicU64,
-        /// Whether the posted job still accepts helpers.
-        open: AtomicBool,
         /// Helpers inside the open job.
         active: AtomicUsize,
         /// The payload of a task that panicked on a helper.
         panicked: Mutex<Option<Box<dyn core::any::Any + Send>>>,
+        /// The open job; `None` once its caller closed it.
         job: Mutex<Option<Job>>,
         /// Helpers asleep (or about to be), and their wake-up.
         sleepers: AtomicUsize,
@@ -135,7 +134,6 @@ mod pool {
                 threads,
                 busy: AtomicBool::new(false),
                 epoch: AtomicU64::new(0),
-                open: AtomicBool::new(false),
                 active: AtomicUsize::new(0),
                 panicked: Mutex::new(None),
                 job: Mutex::new(None),
@@ -223,7 +221,6 @@ mod pool {
                     .take(),
             );
             *self.job.lock().unwrap_or_else(|e| e.into_inner()) = Some(Job { body, tasks });
-            self.open.store(true, SeqCst);
             self.epoch.fetch_add(1, SeqCst);
             if self.sleepers.load(SeqCst) > 0 {
                 let _guard = self.sleep.lock().unwrap_or_else(|e| e.into_inner());
@@ -234,11 +231,14 @@ mod pool {
             impl Drop for Close<'_> {
                 fn drop(&mut self) {
                     let pool = self.0;
-                    pool.open.store(false, SeqCst);
+                    // Closed under the lock, `active` read after it: a
+                    // helper that took the lock first (and saw the job) had
+                    // registered before, so it is waited for; one that takes
+                    // it later sees `None`.
+                    *pool.job.lock().unwrap_or_else(|e| e.into_inner()) = None;
                     while pool.active.load(SeqCst) != 0 {
                         core::hint::spin_loop();
                     }
-                    *pool.job.lock().unwrap_or_else(|e| e.into_inner()) = None;
                     IN_JOB.with(|f| f.set(false));
                     pool.busy.store(false, SeqCst);
                 }
@@ -264,22 +264,19 @@ mod pool {
             loop {
                 self.wait_for_job(seen);
                 seen = self.epoch.load(SeqCst);
+                // Registered first, job read second: the caller closes the
+                // job first and reads `active` second, so either it waits
+                // for this helper or this helper finds no job.
                 self.active.fetch_add(1, SeqCst);
-                // Registered first, checked second: the caller closes first and
-                // reads `active` second, so either it waits for this helper or
-                // this helper sees the job closed.
-                if self.open.load(SeqCst) {
-                    let job = *self.job.lock().unwrap_or_else(|e| e.into_inner());
-                    if let Some(job) = job {
-                        let run = std::panic::AssertUnwindSafe(|| {
-                            // SAFETY: the job is open and this helper is in
-                            // `active`, so its caller keeps both alive.
-                            unsafe { (*job.body)(&*job.tasks) }
-                        });
-                        if let Err(payload) = std::panic::catch_unwind(run) {
-                            *self.panicked.lock().unwrap_or_else(|e| e.into_inner()) =
-                                Some(payload);
-                        }
+                let job = *self.job.lock().unwrap_or_else(|e| e.into_inner());
+                if let Some(job) = job {
+                    let run = std::panic::AssertUnwindSafe(|| {
+                        // SAFETY: the job is open and this helper is in
+                        // `active`, so its caller keeps both alive.
+                        unsafe { (*job.body)(&*job.tasks) }
+                    });
+                    if let Err(payload) = std::panic::catch_unwind(run) {
+                        *self.panicked.lock().unwrap_or_else(|e| e.into_inner()) = Some(payload);
                     }
                 }
                 self.active.fetch_sub(1, SeqCst);

@@ -40,6 +40,11 @@ fn k_blocks(k: usize, kc: usize) -> impl Iterator<Item = (usize, usize)> {
     })
 }
 
+/// The longest of the [`k_blocks`] of `k`.
+fn max_kc(k: usize, kc: usize) -> usize {
+    k.div_ceil(k.div_ceil(kc))
+}
+
 /// Packing buffers of at most this many bytes are kept by each thread and
 /// reused, so batches of small products neither allocate nor zero them.
 const KEEP_BYTES: usize = 1 << 20;
@@ -431,7 +436,7 @@ pub(crate) fn gemm<S: Load<T>, T: GemmFloat>(
         (p0 * mr_, (p1 * mr_).min(m) - p0 * mr_)
     };
     let max_panels = panels.div_ceil(row_blocks);
-    let kc_max = k.div_ceil(k.div_ceil(tiling.kc));
+    let kc_max = max_kc(k, tiling.kc);
 
     let nc_max = tiling.nc.min(n.div_ceil(nr_) * nr_);
     let mut bpack = Scratch::<T>::new(1, kc_max * nc_max);
@@ -549,7 +554,7 @@ impl<T: GemmFloat + Load<T>> PackedA<T> {
     /// (at least two, at most `n`) whose packed `kc` block is about 256 KiB
     /// of f32, so it shares L2 with the packed A.
     pub(crate) fn block_cols(&self, n: usize) -> usize {
-        let kc = self.k.div_ceil(self.k.div_ceil(self.tiling.kc)).max(1);
+        let kc = max_kc(self.k, self.tiling.kc).max(1);
         let nr = self.tiling.nr;
         ((1 << 16) / kc / nr * nr).max(2 * nr).min(n).max(1)
     }
@@ -570,7 +575,7 @@ impl<T: GemmFloat + Load<T>> PackedA<T> {
         let (mr, nr) = (self.tiling.mr, self.tiling.nr);
         let rows = self.m.div_ceil(mr) * mr;
         let panels = n.div_ceil(nr);
-        let kc_max = self.k.div_ceil(self.k.div_ceil(self.tiling.kc));
+        let kc_max = max_kc(self.k, self.tiling.kc);
         let mut scratch = Scratch::<T>::new(1, panels * nr * kc_max);
         // Row blocks of at most `mc` rows, so an A block stays in L2.
         let mc = self.tiling.mc;
