@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 pub struct Machine {
     /// `model name` from /proc/cpuinfo (what `lscpu` prints as "Model name").
     pub cpu: String,
-    /// Threads the run used (rayon's pool for Flex, `torch.set_num_threads` for PyTorch).
+    /// Threads the run used (Flex's worker threads, `torch.set_num_threads` for PyTorch).
     pub threads: usize,
     /// The widest f32 FMA instruction set the CPU reports.
     pub isa: String,

@@ -1,7 +1,7 @@
 //! Matmul throughput: `cargo run -p burn-flex --release --example matmul_bench`.
 //!
 //! Prints GFLOP/s (median of 7 runs after a warm-up) for square f32 GEMMs,
-//! a batch of small matrices and half precision, on all rayon threads
+//! a batch of small matrices and half precision, on all of Flex's threads
 //! (`BURN_FLEX_THREADS` picks the count); an argument filters by name.
 
 use std::time::Instant;
