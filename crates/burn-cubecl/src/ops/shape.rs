@@ -70,11 +70,108 @@ fn copy_into(src: &CubeTensor, dst: &CubeTensor, flips: u32) {
     });
 }
 
+/// Side of the square tiles [`transpose_kernel`] moves through shared
+/// memory.
+const TILE: usize = 32;
+/// Rows of units in a transpose cube; each unit moves `TILE / TILE_ROWS`
+/// elements.
+const TILE_ROWS: usize = 8;
+
+/// `dst[b][i][j] = src[b][j][i]` for a contiguous `[batch, cols, rows]`
+/// source and a contiguous `[batch, rows, cols]` destination: each cube
+/// reads a 32×32 tile along the source's rows and writes it along the
+/// destination's rows through shared memory (one padding column keeps the
+/// column reads free of bank conflicts), so both sides move in whole
+/// memory transactions where the one-thread-per-element copy reads one
+/// element per transaction.
+#[cube(launch_unchecked)]
+fn transpose_kernel<T: Numeric>(
+    src: &Tensor<T>,
+    dst: &mut Tensor<T>,
+    rows: usize,
+    cols: usize,
+    src_offset: usize,
+    #[define(T)] _dtype: StorageType,
+) {
+    let mut tile = SharedMemory::<T>::new(TILE * (TILE + 1));
+    let plane = rows * cols;
+    let batch = CUBE_POS_Z as usize * plane;
+    let r0 = CUBE_POS_Y as usize * TILE;
+    let c0 = CUBE_POS_X as usize * TILE;
+    let tx = UNIT_POS_X as usize;
+    let ty = UNIT_POS_Y as usize;
+    #[unroll]
+    for step in 0..TILE / TILE_ROWS {
+        let local = ty + step * TILE_ROWS;
+        // Source row c0 + local is destination column c0 + local.
+        if c0 + local < cols && r0 + tx < rows {
+            tile[local * (TILE + 1) + tx] = src[src_offset + batch + (c0 + local) * rows + r0 + tx];
+        }
+    }
+    sync_cube();
+    #[unroll]
+    for step in 0..TILE / TILE_ROWS {
+        let local = ty + step * TILE_ROWS;
+        if r0 + local < rows && c0 + tx < cols {
+            dst[batch + (r0 + local) * cols + c0 + tx] = tile[tx * (TILE + 1) + local];
+        }
+    }
+}
+
 /// The values of `tensor` in a fresh row-major buffer.
 pub fn copy_contiguous(tensor: &CubeTensor) -> CubeTensor {
     let out = tensor.empty_like(tensor.shape.clone(), tensor.dtype);
-    copy_into(tensor, &out, 0);
+    if !(swapped_last_two(tensor) && transpose_into(tensor, &out)) {
+        copy_into(tensor, &out, 0);
+    }
     out
+}
+
+/// Whether `t` is a contiguous buffer seen with its last two dims swapped
+/// (`x.swap_dims(-2, -1)` of contiguous `x`), with at least two rows and
+/// columns.
+fn swapped_last_two(t: &CubeTensor) -> bool {
+    let rank = t.shape.num_dims();
+    if rank < 2 {
+        return false;
+    }
+    let dims = &t.shape.dims;
+    let (rows, cols) = (dims[rank - 2], dims[rank - 1]);
+    if rows < 2 || cols < 2 || t.strides[rank - 2] != 1 || t.strides[rank - 1] != rows {
+        return false;
+    }
+    let mut expected = rows * cols;
+    (0..rank - 2).rev().all(|d| {
+        let ok = dims[d] == 1 || t.strides[d] == expected;
+        expected *= dims[d];
+        ok
+    })
+}
+
+/// Runs [`transpose_kernel`] from `src` (see [`swapped_last_two`]) into the
+/// contiguous `dst`; false when the grid would pass the device's limits.
+fn transpose_into(src: &CubeTensor, dst: &CubeTensor) -> bool {
+    let rank = src.shape.num_dims();
+    let (rows, cols) = (src.shape.dims[rank - 2], src.shape.dims[rank - 1]);
+    let batch = src.num_elements() / (rows * cols);
+    let ty = dtype::storage(src.dtype);
+    let count = (cols.div_ceil(TILE), rows.div_ceil(TILE), batch);
+    with_runtime!(&src.client, R, c => {
+        let max = c.properties().hardware.max_cube_count;
+        if count.0 > max.0 as usize || count.1 > max.1 as usize || count.2 > max.2 as usize {
+            return false;
+        }
+        unsafe {
+            transpose_kernel::launch_unchecked::<R>(
+                c,
+                CubeCount::Static(count.0 as u32, count.1 as u32, count.2 as u32),
+                CubeDim::new_2d(TILE as u32, TILE_ROWS as u32),
+                src.arg::<R>(), dst.arg::<R>(),
+                rows, cols, src.offset, ty,
+            );
+        }
+    });
+    true
 }
 
 /// Reshape: a view of contiguous data, a copy otherwise.
