@@ -1,9 +1,12 @@
-//! Fused softmax and log-softmax: one cube per row, two reads of the row
-//! (an online max-and-sum pass, then the output pass, which mostly hits the
-//! cache) instead of the five kernels and four temporaries of the
-//! composition. Rows are read in vectors (16 bytes where the row length
-//! allows), four per unit in flight: a memory-bound kernel needs that many
-//! bytes outstanding to approach the copy bandwidth.
+//! Fused softmax and log-softmax: one cube per row instead of the five
+//! kernels and four temporaries of the composition. Rows that fit in the
+//! registers of one cube (up to eight vectors a unit) are read once and
+//! written once: a block max, then one `exp` per element and a block sum,
+//! each block reduction in plane (warp) registers where the device has
+//! plane operations. Longer rows take two reads (an online max-and-sum
+//! pass, then the output pass, which mostly hits the cache), four vector
+//! loads a unit in flight. Rows are read in vectors of 16 bytes where the
+//! row length allows.
 
 use burn_std::DType;
 use cubecl::prelude::*;
@@ -109,9 +112,11 @@ fn softmax_kernel<F: Float, N: Size>(
 
 /// Softmax of rows short enough to sit in registers: unit `t` loads
 /// vectors `t + j·block` for `j < cache` once (all loads in flight
-/// together), folds them into a (max, sum) pair, and after the tree writes
-/// the outputs from the registers: one read and one write of the row.
-/// Slots past the row's end are left out of the max and the sum.
+/// together). The row's max comes first (one block reduction), then each
+/// value's `exp(x − max)` is taken once, kept in its register and summed
+/// (a second reduction), and the outputs are written from the registers:
+/// one read and one write of the row, one `exp` per element. Slots past the
+/// row's end are left out of the max and the sum.
 #[cube(launch_unchecked)]
 fn softmax_cached_kernel<F: Float, N: Size>(
     input: &Tensor<Vector<F, N>>,
@@ -121,6 +126,7 @@ fn softmax_cached_kernel<F: Float, N: Size>(
     offset: usize,
     #[comptime] block: usize,
     #[comptime] cache: usize,
+    #[comptime] planes: usize,
     #[comptime] log: bool,
     #[define(F)] _dtype: StorageType,
 ) {
@@ -147,25 +153,102 @@ fn softmax_cached_kernel<F: Float, N: Size>(
     for j in 0..cache {
         m = vmax::<N>(m, vals[j]);
     }
+    let mut mu = m[0];
+    #[unroll]
+    for k in 1..vs {
+        mu = select(m[k] > mu, m[k], mu);
+    }
+    let max = block_reduce(mu, tid, block, planes, true);
+    let maxv = Vector::<f32, N>::new(max);
     let mut s = Vector::<f32, N>::new(0.0f32);
     #[unroll]
     for j in 0..cache {
         if tid + j * block < row_vecs {
-            s += Vector::exp(vals[j] - m);
+            let e = Vector::exp(vals[j] - maxv);
+            s += e;
+            if comptime![!log] {
+                vals[j] = e;
+            }
         }
     }
-    let (max, sum, log_sum) = row_stats::<N>(m, s, tid, vs, block);
+    let mut su = s[0];
+    #[unroll]
+    for k in 1..vs {
+        su += s[k];
+    }
+    let sum = block_reduce(su, tid, block, planes, false);
     let out_base = row * row_vecs;
+    // x − max first: folding ln(sum) into max would round it at max's scale.
+    let log_sum = Vector::<f32, N>::new(f32::ln(sum));
+    let scale = Vector::<f32, N>::new(1.0f32 / sum);
     #[unroll]
     for j in 0..cache {
         let i = tid + j * block;
         if i < row_vecs {
             if comptime![log] {
-                out[out_base + i] = Vector::cast_from(vals[j] - max - log_sum);
+                out[out_base + i] = Vector::cast_from(vals[j] - maxv - log_sum);
             } else {
-                out[out_base + i] = Vector::cast_from(Vector::exp(vals[j] - max) / sum);
+                out[out_base + i] = Vector::cast_from(vals[j] * scale);
             }
         }
+    }
+}
+
+/// The maximum (`is_max`) or the sum of every unit's `v`, returned to every
+/// unit. With `planes` > 0 (the device has plane operations and at most
+/// that many planes fit in a cube) each plane reduces in registers and the
+/// plane results meet in shared memory, one barrier; otherwise a shared
+/// memory tree, one barrier a level.
+#[cube]
+fn block_reduce(
+    v: f32,
+    tid: usize,
+    #[comptime] block: usize,
+    #[comptime] planes: usize,
+    #[comptime] is_max: bool,
+) -> f32 {
+    if comptime![planes > 0] {
+        let w = if comptime![is_max] {
+            plane_max(v)
+        } else {
+            plane_sum(v)
+        };
+        let mut shared = SharedMemory::<f32>::new(planes);
+        let plane_dim = PLANE_DIM as usize;
+        if UNIT_POS_PLANE == 0 {
+            shared[tid / plane_dim] = w;
+        }
+        sync_cube();
+        let count = block / plane_dim;
+        let mut r = shared[0];
+        for p in 1..count {
+            let x = shared[p];
+            if comptime![is_max] {
+                r = select(x > r, x, r);
+            } else {
+                r += x;
+            }
+        }
+        r
+    } else {
+        let mut shared = SharedMemory::<f32>::new(block);
+        shared[tid] = v;
+        sync_cube();
+        let levels = comptime![block.trailing_zeros()];
+        #[unroll]
+        for level in 0..levels {
+            let stride = comptime![block >> (level + 1)];
+            if tid < stride {
+                let (a, b) = (shared[tid], shared[tid + stride]);
+                shared[tid] = if comptime![is_max] {
+                    select(b > a, b, a)
+                } else {
+                    a + b
+                };
+            }
+            sync_cube();
+        }
+        shared[0]
     }
 }
 
@@ -250,7 +333,7 @@ pub fn softmax(tensor: CubeTensor, dim: usize, log: bool) -> CubeTensor {
     let row_len = input.shape.dims[last];
     let rows = input.num_elements().checked_div(row_len).unwrap_or(0);
     if rows > 0 {
-        launch(&input, &out, rows, row_len, log, input.dtype);
+        launch(&input, &out, rows, row_len, log, input.dtype, None);
     }
     if dim == last {
         out
@@ -259,12 +342,68 @@ pub fn softmax(tensor: CubeTensor, dim: usize, log: bool) -> CubeTensor {
     }
 }
 
-/// Vectors each unit of the register-cached kernel holds.
-const CACHE: usize = 8;
+/// Shared-memory slots for the plane results of a `block`-unit cube, or 0
+/// where the device has no plane operations (the tree is used then).
+fn plane_slots<R: cubecl::Runtime>(c: &cubecl::prelude::ComputeClient<R>, block: usize) -> usize {
+    let props = c.properties();
+    if !props.features.plane.contains(cubecl::features::Plane::Ops) {
+        return 0;
+    }
+    let smallest = (props.hardware.plane_size_min as usize).max(1);
+    block.div_ceil(smallest)
+}
+
+/// Most vectors a unit of the register-cached kernel holds. Rows take the
+/// fewest vectors a unit that the largest cube covers: on an H200
+/// (`examples/softmax_blocks.rs`, 16384×16384 f32, 2026-11-30) 1024 units
+/// × 4 vectors ran at 3.73 TB/s, 512 × 8 at 3.20, 256 × 16 at 2.69 (fewer
+/// registers a unit, more rows resident on each SM); `x * 1` at 3.90.
+const MAX_CACHE: usize = 8;
 /// Most units per cube.
 const MAX_BLOCK: usize = 1024;
 
-fn launch(input: &CubeTensor, out: &CubeTensor, rows: usize, row_len: usize, log: bool, dt: DType) {
+/// Softmax over the last dim of a contiguous tensor through the
+/// register-cached kernel at `block` units × `cache` vectors a unit, for
+/// the tuning example (`examples/softmax_blocks.rs`).
+///
+/// # Panics
+/// If `block` is not a power of two or `block · cache` vectors do not
+/// cover a row.
+pub fn softmax_cached_with(input: CubeTensor, block: usize, cache: usize) -> CubeTensor {
+    assert!(
+        input.is_contiguous() && input.offset == 0,
+        "softmax_cached_with: expected a contiguous tensor"
+    );
+    assert!(
+        block.is_power_of_two(),
+        "softmax_cached_with: block {block} is not a power of two"
+    );
+    let out = input.empty_like(input.shape.clone(), input.dtype);
+    let row_len = input.shape.dims[input.shape.num_dims() - 1];
+    let rows = input.num_elements() / row_len.max(1);
+    launch(
+        &input,
+        &out,
+        rows,
+        row_len,
+        false,
+        input.dtype,
+        Some((block, cache)),
+    );
+    out
+}
+
+/// Runs the kernel for `rows` rows of `row_len`; `cached` forces the
+/// register-cached kernel's (units, vectors a unit).
+fn launch(
+    input: &CubeTensor,
+    out: &CubeTensor,
+    rows: usize,
+    row_len: usize,
+    log: bool,
+    dt: DType,
+    cached: Option<(usize, usize)>,
+) {
     let ty = dtype::storage(dt);
     with_runtime!(&input.client, R, c => {
         let vector = c
@@ -275,14 +414,24 @@ fn launch(input: &CubeTensor, out: &CubeTensor, rows: usize, row_len: usize, log
         let limit = max_block(c).min(MAX_BLOCK);
         let count = line_cubes(c, rows);
         let offset = input.offset / vector;
-        if row_vecs <= limit * CACHE {
-            // Whole rows in registers, CACHE vectors a unit.
-            let block = row_vecs.div_ceil(CACHE).next_power_of_two().clamp(32, limit);
+        let cached = cached.or_else(|| {
+            // Whole rows in registers, as few vectors a unit as fit.
+            let cache = (0..=MAX_CACHE.trailing_zeros())
+                .map(|p| 1usize << p)
+                .find(|&cache| row_vecs <= limit * cache)?;
+            Some((row_vecs.div_ceil(cache).next_power_of_two().clamp(32, limit), cache))
+        });
+        if let Some((block, cache)) = cached {
+            assert!(
+                block * cache >= row_vecs,
+                "softmax: {block} units × {cache} vectors do not cover a row of {row_vecs} vectors"
+            );
+            let planes = plane_slots(c, block);
             unsafe {
                 softmax_cached_kernel::launch_unchecked::<R>(
                     c, count, CubeDim::new_1d(block as u32), vector,
                     input.arg::<R>(), out.arg::<R>(),
-                    rows, row_vecs, offset, block, CACHE, log, ty,
+                    rows, row_vecs, offset, block, cache, planes, log, ty,
                 );
             }
         } else {
