@@ -1,0 +1,267 @@
+//! Sweeps tiling blueprints of cubek's double-buffered TMA + `mma` routine
+//! on a CUDA device, for f16/bf16 products with the right-hand side
+//! row-major (as `a.matmul(b)` stores it) and column-major (a transposed
+//! view), to find what `ops::matmul` should force for large products.
+//!
+//! `cargo run --release -p burn-cubecl --features cuda --example matmul_blueprints [N]`
+//!
+//! Each line: the layout, the blueprint (warp tile in tiles, warps per
+//! cube, swizzle; a tile is 16×8×16, the `mma.sync` shape), the median of six timed runs and TFLOP/s, and the
+//! largest difference from the inferred blueprint's output relative to its
+//! largest magnitude (a wrong blueprint shows there).
+
+use std::time::Instant;
+
+use burn_backend::{Backend, FloatTensorOps};
+use burn_cubecl::client::CubeClient;
+use burn_cubecl::ops::matmul::matmul_with;
+use burn_cubecl::{Cube, CubeDevice, CubeTensor};
+use burn_std::{DType, Distribution, Shape};
+use cubecl::ir::AddressType;
+use cubek::matmul::components::stage::PartitionBuffering;
+use cubek::matmul::components::tile::TileMatmulKind;
+use cubek::matmul::definition::{MatmulGlobalElems, MatmulProblem, TilingBlueprint, TilingScheme};
+use cubek::matmul::launch::Strategy;
+use cubek::matmul::routines::BlueprintStrategy;
+use cubek::std::cube_count::{CubeCountStrategy, GlobalOrder, HypercubeBlueprint, SmAllocation};
+use cubek::std::stage::SwizzleMode;
+use cubek::std::{MatrixLayout, PartitionSize, StageSize, SwizzleModes, TileSize};
+
+/// A blueprint to force: tiles per warp (m, n, k), warps per cube (m, n),
+/// whether shared memory is swizzled, whether cubes are laid on the SMs.
+#[derive(Clone, Copy, Debug)]
+struct Plan {
+    partition: (u32, u32, u32),
+    stage: (u32, u32),
+    swizzle: bool,
+    sm: bool,
+}
+
+fn swizzle_for(bytes: usize) -> SwizzleMode {
+    match bytes {
+        32 => SwizzleMode::B32,
+        64 => SwizzleMode::B64,
+        128 => SwizzleMode::B128,
+        _ => SwizzleMode::None,
+    }
+}
+
+fn blueprint(plan: Plan, n: usize, rhs: MatrixLayout, ty: DType, sms: u32) -> TilingBlueprint {
+    let st = burn_cubecl::dtype::storage(ty);
+    let problem = MatmulProblem::from_parameters(
+        n,
+        n,
+        n,
+        cubecl::zspace::Shape::new([]),
+        cubecl::zspace::Shape::new([]),
+        MatrixLayout::RowMajor,
+        rhs,
+        MatrixLayout::RowMajor,
+        None,
+        None,
+        MatmulGlobalElems {
+            lhs: st,
+            rhs: st,
+            out: st,
+        },
+        AddressType::U32,
+    );
+    let (pm, pn, pk) = plan.partition;
+    let scheme = TilingScheme::builder()
+        .with_tile_size(TileSize::from((16, 8, 16)))
+        .with_partition_size(PartitionSize::new(pm, pn, pk))
+        .with_stage_size(StageSize::new(plan.stage.0, plan.stage.1, 1))
+        .build()
+        .expect("complete tiling scheme");
+    let elem = ty.size();
+    let k_bytes = (pk * 16) as usize * elem;
+    let n_bytes = (pn * plan.stage.1 * 8) as usize * elem;
+    let swizzle = if plan.swizzle {
+        SwizzleModes {
+            lhs: swizzle_for(k_bytes),
+            rhs: match rhs {
+                MatrixLayout::RowMajor => swizzle_for(n_bytes),
+                MatrixLayout::ColMajor => swizzle_for(k_bytes),
+            },
+            ..Default::default()
+        }
+    } else {
+        SwizzleModes::default()
+    };
+    let count = if plan.sm {
+        CubeCountStrategy::Sm {
+            num_sms: sms,
+            sm_usage: SmAllocation::Exact,
+            cubes_first: true,
+        }
+    } else {
+        CubeCountStrategy::FromProblem
+    };
+    let hypercube = HypercubeBlueprint::builder()
+        .global_order(GlobalOrder::SwizzleRow(4))
+        .cube_count_strategy(count)
+        .build();
+    TilingBlueprint::builder(TileMatmulKind::Mma, scheme, 32, &problem)
+        .partition_buffering(if pn > 1 {
+            PartitionBuffering::Double
+        } else {
+            PartitionBuffering::Single
+        })
+        .hypercube_blueprint(hypercube)
+        .shared_swizzle(swizzle)
+        .build()
+}
+
+fn random(n: usize, dtype: DType, device: &CubeDevice) -> CubeTensor {
+    let t = Cube::float_random(
+        Shape::new([n, n]),
+        Distribution::Default,
+        device,
+        DType::F32,
+    );
+    Cube::float_cast(t, dtype)
+}
+
+/// max |a − b| / max |b|, computed on the device.
+fn rel_diff(a: &CubeTensor, b: &CubeTensor) -> f32 {
+    let a = Cube::float_cast(a.clone(), DType::F32);
+    let b = Cube::float_cast(b.clone(), DType::F32);
+    let scale = Cube::float_max(Cube::float_abs(b.clone()));
+    let diff = Cube::float_max(Cube::float_abs(Cube::float_sub(a, b)));
+    let scale = Cube::float_into_data(scale)
+        .unwrap()
+        .to_vec::<f32>()
+        .unwrap()[0];
+    let diff = Cube::float_into_data(diff)
+        .unwrap()
+        .to_vec::<f32>()
+        .unwrap()[0];
+    diff / scale.max(1e-30)
+}
+
+/// Median seconds of six runs after two warm-ups, or why it failed.
+fn time(
+    strategy: &Strategy,
+    lhs: &CubeTensor,
+    rhs: &CubeTensor,
+    out: &CubeTensor,
+    device: &CubeDevice,
+) -> Result<f64, String> {
+    let mut times = Vec::new();
+    for i in 0..8 {
+        let start = Instant::now();
+        matmul_with(strategy, lhs, rhs, out)?;
+        Cube::sync(device).map_err(|e| format!("{e:?}"))?;
+        if i >= 2 {
+            times.push(start.elapsed().as_secs_f64());
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    Ok(times[times.len() / 2])
+}
+
+fn plans() -> Vec<Plan> {
+    let mut plans = Vec::new();
+    for (partition, stage) in [
+        ((2, 8, 2), (4, 1)),
+        ((2, 16, 2), (4, 1)),
+        ((4, 8, 2), (2, 2)),
+        ((4, 8, 4), (2, 2)),
+        ((4, 8, 2), (4, 2)),
+        ((4, 8, 4), (4, 2)),
+        ((4, 8, 4), (2, 4)),
+        ((2, 16, 4), (4, 2)),
+        ((4, 16, 2), (2, 2)),
+        ((8, 8, 2), (2, 2)),
+        ((4, 16, 4), (2, 1)),
+    ] {
+        for swizzle in [true, false] {
+            plans.push(Plan {
+                partition,
+                stage,
+                swizzle,
+                sm: true,
+            });
+        }
+    }
+    plans.push(Plan {
+        partition: (4, 8, 4),
+        stage: (2, 2),
+        swizzle: true,
+        sm: false,
+    });
+    plans
+}
+
+fn main() {
+    let device = CubeDevice::default();
+    let n: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(8192);
+    let sms = match CubeClient::of(&device) {
+        CubeClient::Cuda(c) => c
+            .properties()
+            .hardware
+            .num_streaming_multiprocessors
+            .unwrap_or(1),
+        #[allow(unreachable_patterns)]
+        _ => {
+            println!("matmul_blueprints: TMA blueprints need a CUDA device");
+            return;
+        }
+    };
+    println!("device {device:?}, {sms} SMs, {n}³");
+    let flops = 2.0 * (n as f64).powi(3);
+    for dtype in [DType::F16, DType::BF16] {
+        let lhs = random(n, dtype, &device);
+        let square = random(n, dtype, &device);
+        let mut layouts = vec![(MatrixLayout::RowMajor, square.clone())];
+        if dtype == DType::F16 {
+            layouts.push((MatrixLayout::ColMajor, Cube::float_swap_dims(square, 0, 1)));
+        }
+        for (layout, rhs) in layouts {
+            let name = if layout == MatrixLayout::RowMajor {
+                "rhs row"
+            } else {
+                "rhs col"
+            };
+            let reference = lhs.empty_like(Shape::new([n, n]), dtype);
+            let inferred = Strategy::DoubleTmaMma(Default::default());
+            match time(&inferred, &lhs, &rhs, &reference, &device) {
+                Ok(t) => println!(
+                    "{dtype} {name} inferred {:>9.3} ms {:>6.1} TFLOP/s",
+                    t * 1e3,
+                    flops / t / 1e12
+                ),
+                Err(e) => {
+                    println!("{dtype} {name} inferred failed: {e}");
+                    continue;
+                }
+            }
+            for plan in plans() {
+                let forced = Strategy::DoubleTmaMma(BlueprintStrategy::Forced(blueprint(
+                    plan, n, layout, dtype, sms,
+                )));
+                let out = lhs.empty_like(Shape::new([n, n]), dtype);
+                let label = format!(
+                    "warp {:?} warps {:?} swizzle {} sm {}",
+                    plan.partition, plan.stage, plan.swizzle, plan.sm
+                );
+                match time(&forced, &lhs, &rhs, &out, &device) {
+                    Ok(t) => println!(
+                        "{dtype} {name} {label:<52} {:>9.3} ms {:>6.1} TFLOP/s  diff {:.1e}",
+                        t * 1e3,
+                        flops / t / 1e12,
+                        rel_diff(&out, &reference)
+                    ),
+                    Err(e) => {
+                        let first: String =
+                            e.lines().next().unwrap_or("").chars().take(100).collect();
+                        println!("{dtype} {name} {label:<52} unavailable: {first}");
+                    }
+                }
+            }
+        }
+    }
+}
