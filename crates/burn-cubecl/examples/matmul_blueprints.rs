@@ -3,7 +3,11 @@
 //! row-major (as `a.matmul(b)` stores it) and column-major (a transposed
 //! view), to find what `ops::matmul` should force for large products.
 //!
-//! `cargo run --release -p burn-cubecl --features cuda --example matmul_blueprints [N]`
+//! `cargo run --release -p burn-cubecl --features cuda --example matmul_blueprints [N] [tn]`
+//!
+//! With `tn`, only f16 with a column-major right-hand side: the blueprint
+//! `ops::matmul` forces and variations of it (cube order, buffering, warp
+//! layout, warp-specialised loading).
 //!
 //! Each line: the layout, the blueprint (warp tile in tiles, warps per
 //! cube, swizzle; a tile is 16×8×16, the `mma.sync` shape), the median of six timed runs and TFLOP/s, and the
@@ -35,6 +39,8 @@ struct Plan {
     stage: (u32, u32),
     swizzle: bool,
     sm: bool,
+    order: GlobalOrder,
+    buffering: Option<PartitionBuffering>,
 }
 
 fn swizzle_for(bytes: usize) -> SwizzleMode {
@@ -66,16 +72,16 @@ fn blueprint(plan: Plan, n: usize, rhs: MatrixLayout, ty: DType, sms: u32) -> Ti
         },
         AddressType::U32,
     );
-    let (pm, pn, pk) = plan.partition;
+    let (tiles_m, tiles_n, tiles_k) = plan.partition;
     let scheme = TilingScheme::builder()
         .with_tile_size(TileSize::from((16, 8, 16)))
-        .with_partition_size(PartitionSize::new(pm, pn, pk))
+        .with_partition_size(PartitionSize::new(tiles_m, tiles_n, tiles_k))
         .with_stage_size(StageSize::new(plan.stage.0, plan.stage.1, 1))
         .build()
         .expect("complete tiling scheme");
     let elem = ty.size();
-    let k_bytes = (pk * 16) as usize * elem;
-    let n_bytes = (pn * plan.stage.1 * 8) as usize * elem;
+    let k_bytes = (tiles_k * 16) as usize * elem;
+    let n_bytes = (tiles_n * plan.stage.1 * 8) as usize * elem;
     let swizzle = if plan.swizzle {
         SwizzleModes {
             lhs: swizzle_for(k_bytes),
@@ -98,15 +104,15 @@ fn blueprint(plan: Plan, n: usize, rhs: MatrixLayout, ty: DType, sms: u32) -> Ti
         CubeCountStrategy::FromProblem
     };
     let hypercube = HypercubeBlueprint::builder()
-        .global_order(GlobalOrder::SwizzleRow(4))
+        .global_order(plan.order)
         .cube_count_strategy(count)
         .build();
     TilingBlueprint::builder(TileMatmulKind::Mma, scheme, 32, &problem)
-        .partition_buffering(if pn > 1 {
+        .partition_buffering(plan.buffering.unwrap_or(if tiles_n > 1 {
             PartitionBuffering::Double
         } else {
             PartitionBuffering::Single
-        })
+        }))
         .hypercube_blueprint(hypercube)
         .shared_swizzle(swizzle)
         .build()
@@ -181,6 +187,8 @@ fn plans() -> Vec<Plan> {
                 stage,
                 swizzle,
                 sm: true,
+                order: GlobalOrder::SwizzleRow(4),
+                buffering: None,
             });
         }
     }
@@ -189,16 +197,63 @@ fn plans() -> Vec<Plan> {
         stage: (2, 2),
         swizzle: true,
         sm: false,
+        order: GlobalOrder::SwizzleRow(4),
+        buffering: None,
     });
+    plans
+}
+
+/// Variations around the shipped column-major blueprint (`tn` mode).
+fn tn_plans() -> Vec<Plan> {
+    let base = Plan {
+        partition: (4, 8, 4),
+        stage: (2, 2),
+        swizzle: true,
+        sm: false,
+        order: GlobalOrder::SwizzleRow(4),
+        buffering: None,
+    };
+    let mut plans = vec![base];
+    for order in [
+        GlobalOrder::RowMajor,
+        GlobalOrder::SwizzleRow(8),
+        GlobalOrder::SwizzleRow(16),
+        GlobalOrder::SwizzleCol(4),
+    ] {
+        plans.push(Plan { order, ..base });
+    }
+    plans.push(Plan {
+        buffering: Some(PartitionBuffering::Single),
+        ..base
+    });
+    for (partition, stage) in [
+        ((2, 8, 4), (4, 2)),
+        ((4, 4, 4), (2, 4)),
+        ((4, 8, 4), (4, 4)),
+        ((4, 8, 4), (2, 1)),
+        ((2, 16, 4), (4, 1)),
+    ] {
+        plans.push(Plan {
+            partition,
+            stage,
+            ..base
+        });
+    }
+    for order in [GlobalOrder::SwizzleRow(8), GlobalOrder::SwizzleRow(16)] {
+        plans.push(Plan {
+            stage: (2, 1),
+            order,
+            ..base
+        });
+    }
     plans
 }
 
 fn main() {
     let device = CubeDevice::default();
-    let n: usize = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(8192);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let n: usize = args.iter().find_map(|a| a.parse().ok()).unwrap_or(8192);
+    let tn = args.iter().any(|a| a == "tn");
     let sms = match CubeClient::of(&device) {
         CubeClient::Cuda(c) => c
             .properties()
@@ -213,6 +268,10 @@ fn main() {
     };
     println!("device {device:?}, {sms} SMs, {n}³");
     let flops = 2.0 * (n as f64).powi(3);
+    if tn {
+        tn_sweep(n, sms, &device);
+        return;
+    }
     for dtype in [DType::F16, DType::BF16] {
         let lhs = random(n, dtype, &device);
         let square = random(n, dtype, &device);
@@ -260,6 +319,59 @@ fn main() {
                             e.lines().next().unwrap_or("").chars().take(100).collect();
                         println!("{dtype} {name} {label:<52} unavailable: {first}");
                     }
+                }
+            }
+        }
+    }
+}
+
+/// `tn` mode: f16 with a column-major right-hand side, the shipped
+/// blueprint and variations of it, on the double-buffered routine and on
+/// the warp-specialised one (load-only warps).
+fn tn_sweep(n: usize, sms: u32, device: &CubeDevice) {
+    use cubek::matmul::components::global::{InputLoadFlow, LoadFlows};
+    let flops = 2.0 * (n as f64).powi(3);
+    let dtype = DType::F16;
+    let lhs = random(n, dtype, device);
+    let rhs = Cube::float_swap_dims(random(n, dtype, device), 0, 1);
+    let reference = lhs.empty_like(Shape::new([n, n]), dtype);
+    let inferred = Strategy::DoubleTmaMma(Default::default());
+    if let Err(e) = time(&inferred, &lhs, &rhs, &reference, device) {
+        println!("inferred failed: {e}");
+        return;
+    }
+    for plan in tn_plans() {
+        let bp = blueprint(plan, n, MatrixLayout::ColMajor, dtype, sms);
+        let mut specialized = bp.clone();
+        specialized.load_flows = LoadFlows {
+            lhs: InputLoadFlow::LoadOnly,
+            rhs: InputLoadFlow::LoadOnly,
+        };
+        for (name, strategy) in [
+            (
+                "double",
+                Strategy::DoubleTmaMma(BlueprintStrategy::Forced(bp)),
+            ),
+            (
+                "specialized",
+                Strategy::SpecializedTmaMma(BlueprintStrategy::Forced(specialized)),
+            ),
+        ] {
+            let out = lhs.empty_like(Shape::new([n, n]), dtype);
+            let label = format!(
+                "{name} warp {:?} warps {:?} order {:?} buffering {:?}",
+                plan.partition, plan.stage, plan.order, plan.buffering
+            );
+            match time(&strategy, &lhs, &rhs, &out, device) {
+                Ok(t) => println!(
+                    "{label:<80} {:>9.3} ms {:>6.1} TFLOP/s  diff {:.1e}",
+                    t * 1e3,
+                    flops / t / 1e12,
+                    rel_diff(&out, &reference)
+                ),
+                Err(e) => {
+                    let first: String = e.lines().next().unwrap_or("").chars().take(100).collect();
+                    println!("{label:<80} unavailable: {first}");
                 }
             }
         }
