@@ -166,6 +166,29 @@ fn time(
     Ok(times[times.len() / 2])
 }
 
+/// One line: the time and rate of a run with its difference from the
+/// reference output, or the first line of why it could not run.
+fn report(
+    label: &str,
+    result: Result<f64, String>,
+    flops: f64,
+    out: &CubeTensor,
+    reference: &CubeTensor,
+) {
+    match result {
+        Ok(t) => println!(
+            "{label:<80} {:>9.3} ms {:>6.1} TFLOP/s  diff {:.1e}",
+            t * 1e3,
+            flops / t / 1e12,
+            rel_diff(out, reference)
+        ),
+        Err(e) => {
+            let first: String = e.lines().next().unwrap_or("").chars().take(100).collect();
+            println!("{label:<80} unavailable: {first}");
+        }
+    }
+}
+
 fn plans() -> Vec<Plan> {
     let mut plans = Vec::new();
     for (partition, stage) in [
@@ -307,19 +330,14 @@ fn main() {
                     "warp {:?} warps {:?} swizzle {} sm {}",
                     plan.partition, plan.stage, plan.swizzle, plan.sm
                 );
-                match time(&forced, &lhs, &rhs, &out, &device) {
-                    Ok(t) => println!(
-                        "{dtype} {name} {label:<52} {:>9.3} ms {:>6.1} TFLOP/s  diff {:.1e}",
-                        t * 1e3,
-                        flops / t / 1e12,
-                        rel_diff(&out, &reference)
-                    ),
-                    Err(e) => {
-                        let first: String =
-                            e.lines().next().unwrap_or("").chars().take(100).collect();
-                        println!("{dtype} {name} {label:<52} unavailable: {first}");
-                    }
-                }
+                let result = time(&forced, &lhs, &rhs, &out, &device);
+                report(
+                    &format!("{dtype} {name} {label}"),
+                    result,
+                    flops,
+                    &out,
+                    &reference,
+                );
             }
         }
     }
@@ -362,18 +380,8 @@ fn tn_sweep(n: usize, sms: u32, device: &CubeDevice) {
                 "{name} warp {:?} warps {:?} order {:?} buffering {:?}",
                 plan.partition, plan.stage, plan.order, plan.buffering
             );
-            match time(&strategy, &lhs, &rhs, &out, device) {
-                Ok(t) => println!(
-                    "{label:<80} {:>9.3} ms {:>6.1} TFLOP/s  diff {:.1e}",
-                    t * 1e3,
-                    flops / t / 1e12,
-                    rel_diff(&out, &reference)
-                ),
-                Err(e) => {
-                    let first: String = e.lines().next().unwrap_or("").chars().take(100).collect();
-                    println!("{label:<80} unavailable: {first}");
-                }
-            }
+            let result = time(&strategy, &lhs, &rhs, &out, device);
+            report(&label, result, flops, &out, &reference);
         }
     }
 }

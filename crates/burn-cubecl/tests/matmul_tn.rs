@@ -10,17 +10,8 @@ use burn_backend::{FloatTensorOps, TensorMetadata};
 use burn_cubecl::{Cube, CubeDevice, CubeTensor};
 use burn_std::{DType, TensorData};
 
-fn values(n: usize, seed: u64) -> Vec<f32> {
-    let mut s = seed;
-    (0..n)
-        .map(|_| {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
-        })
-        .collect()
-}
+mod common;
+use common::values;
 
 fn upload(v: &[f32], shape: &[usize], dtype: DType, device: &CubeDevice) -> (CubeTensor, Vec<f64>) {
     let t = Cube::float_from_data(TensorData::new(v.to_vec(), shape.to_vec()), device);

@@ -7,17 +7,8 @@ use burn_backend::FloatTensorOps;
 use burn_cubecl::{Cube, CubeDevice, allow_tf32, set_allow_tf32};
 use burn_std::TensorData;
 
-fn values(n: usize, seed: u64) -> Vec<f32> {
-    let mut s = seed;
-    (0..n)
-        .map(|_| {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
-        })
-        .collect()
-}
+mod common;
+use common::values;
 
 /// The largest error against the f64 product, relative to `Σ |a|·|b|` of
 /// each output (the scale rounding errors grow with).

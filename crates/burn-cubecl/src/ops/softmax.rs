@@ -25,17 +25,10 @@ fn vmax<N: Size>(a: Vector<f32, N>, b: Vector<f32, N>) -> Vector<f32, N> {
     select_many(b.greater_than(a), b, a)
 }
 
-/// Merges two (max, sum of exp(x - max)) pairs.
-#[cube]
-fn merge(m1: f32, s1: f32, m2: f32, s2: f32) -> (f32, f32) {
-    let m = select(m2 > m1, m2, m1);
-    (m, s1 * f32::exp(m1 - m) + s2 * f32::exp(m2 - m))
-}
-
 /// One cube per row of `row_vecs` vectors. Pass 1 keeps a lane-wise
 /// running (max, sum of exp(x − max)) per unit, four vector loads in flight
-/// and one rescale per group of four; the units' pairs meet in a shared
-/// memory tree. Pass 2 writes `exp(x − max) / sum` (or `x − max − ln sum`),
+/// and one rescale per group of four; two block reductions give the row's
+/// max and sum ([`row_stats`]). Pass 2 writes `exp(x − max) / sum` (or `x − max − ln sum`),
 /// again four loads in flight. f16/bf16 compute in f32.
 #[cube(launch_unchecked)]
 fn softmax_kernel<F: Float, N: Size>(
@@ -45,6 +38,7 @@ fn softmax_kernel<F: Float, N: Size>(
     row_vecs: usize,
     offset: usize,
     #[comptime] block: usize,
+    #[comptime] planes: usize,
     #[comptime] log: bool,
     #[define(F)] _dtype: StorageType,
 ) {
@@ -78,7 +72,7 @@ fn softmax_kernel<F: Float, N: Size>(
         m = nm;
         i += block;
     }
-    let (max, sum, log_sum) = row_stats::<N>(m, s, tid, vs, block);
+    let (max, sum, log_sum) = row_stats::<N>(m, s, tid, vs, block, planes);
     let out_base = row * row_vecs;
     let mut i = tid;
     while i + 3 * block < row_vecs {
@@ -253,8 +247,8 @@ fn block_reduce(
 }
 
 /// The row's (max, sum, ln sum), broadcast to vectors, from each unit's
-/// lane-wise (max, sum) pair: lanes merged in order, then units through
-/// the tree.
+/// lane-wise running (max, sum of exp(x − max)) pairs: the block max
+/// first, then every lane's sum rescaled to it and the block sum.
 #[cube]
 fn row_stats<N: Size>(
     m: Vector<f32, N>,
@@ -262,46 +256,21 @@ fn row_stats<N: Size>(
     tid: usize,
     #[comptime] vs: usize,
     #[comptime] block: usize,
+    #[comptime] planes: usize,
 ) -> (Vector<f32, N>, Vector<f32, N>, Vector<f32, N>) {
     let mut mu = m[0];
-    let mut su = s[0];
     #[unroll]
     for k in 1..vs {
-        let (mm, ss) = merge(mu, su, m[k], s[k]);
-        mu = mm;
-        su = ss;
+        mu = select(m[k] > mu, m[k], mu);
     }
-    let (max, sum) = merge_tree(mu, su, tid, block);
-    let sum = Vector::<f32, N>::new(sum);
-    (Vector::<f32, N>::new(max), sum, Vector::ln(sum))
-}
-
-/// Every unit's (max, sum) pair merged through shared memory; each unit
-/// gets the row's pair.
-#[cube]
-fn merge_tree(m: f32, s: f32, tid: usize, #[comptime] block: usize) -> (f32, f32) {
-    let mut shared_m = SharedMemory::<f32>::new(block);
-    let mut shared_s = SharedMemory::<f32>::new(block);
-    shared_m[tid] = m;
-    shared_s[tid] = s;
-    sync_cube();
-    let levels = comptime![block.trailing_zeros()];
+    let max = block_reduce(mu, tid, block, planes, true);
+    let mut su = 0.0f32;
     #[unroll]
-    for level in 0..levels {
-        let stride = comptime![block >> (level + 1)];
-        if tid < stride {
-            let (mm, ss) = merge(
-                shared_m[tid],
-                shared_s[tid],
-                shared_m[tid + stride],
-                shared_s[tid + stride],
-            );
-            shared_m[tid] = mm;
-            shared_s[tid] = ss;
-        }
-        sync_cube();
+    for k in 0..vs {
+        su += s[k] * f32::exp(m[k] - max);
     }
-    (shared_m[0], shared_s[0])
+    let sum = Vector::<f32, N>::new(block_reduce(su, tid, block, planes, false));
+    (Vector::<f32, N>::new(max), sum, Vector::ln(sum))
 }
 
 /// Softmax (or log-softmax) along `dim`, any float dtype (f16/bf16 and f32
@@ -438,11 +407,12 @@ fn launch(
             // Enough units for four vectors each, at most BLOCK; a power of
             // two for the tree.
             let block = row_vecs.div_ceil(4).next_power_of_two().clamp(32, BLOCK.min(limit));
+            let planes = plane_slots(c, block);
             unsafe {
                 softmax_kernel::launch_unchecked::<R>(
                     c, count, CubeDim::new_1d(block as u32), vector,
                     input.arg::<R>(), out.arg::<R>(),
-                    rows, row_vecs, offset, block, log, ty,
+                    rows, row_vecs, offset, block, planes, log, ty,
                 );
             }
         }
