@@ -52,9 +52,10 @@ fn swizzle_for(bytes: usize) -> SwizzleMode {
     }
 }
 
-fn blueprint(plan: Plan, n: usize, rhs: MatrixLayout, ty: DType, sms: u32) -> TilingBlueprint {
+/// An n³ product with a row-major left-hand side and `rhs`'s layout.
+fn problem(n: usize, rhs: MatrixLayout, ty: DType) -> MatmulProblem {
     let st = burn_cubecl::dtype::storage(ty);
-    let problem = MatmulProblem::from_parameters(
+    MatmulProblem::from_parameters(
         n,
         n,
         n,
@@ -71,7 +72,11 @@ fn blueprint(plan: Plan, n: usize, rhs: MatrixLayout, ty: DType, sms: u32) -> Ti
             out: st,
         },
         AddressType::U32,
-    );
+    )
+}
+
+fn blueprint(plan: Plan, n: usize, rhs: MatrixLayout, ty: DType, sms: u32) -> TilingBlueprint {
+    let problem = problem(n, rhs, ty);
     let (tiles_m, tiles_n, tiles_k) = plan.partition;
     let scheme = TilingScheme::builder()
         .with_tile_size(TileSize::from((16, 8, 16)))
@@ -215,27 +220,24 @@ fn plans() -> Vec<Plan> {
             });
         }
     }
-    plans.push(Plan {
-        partition: (4, 8, 4),
-        stage: (2, 2),
-        swizzle: true,
-        sm: false,
-        order: GlobalOrder::SwizzleRow(4),
-        buffering: None,
-    });
+    plans.push(SHIPPED);
     plans
 }
 
+/// The plan whose blueprint `ops::matmul::tn_blueprint` builds (the `tn`
+/// sweep checks that they agree before varying it).
+const SHIPPED: Plan = Plan {
+    partition: (4, 8, 4),
+    stage: (2, 2),
+    swizzle: true,
+    sm: false,
+    order: GlobalOrder::SwizzleRow(4),
+    buffering: None,
+};
+
 /// Variations around the shipped column-major blueprint (`tn` mode).
 fn tn_plans() -> Vec<Plan> {
-    let base = Plan {
-        partition: (4, 8, 4),
-        stage: (2, 2),
-        swizzle: true,
-        sm: false,
-        order: GlobalOrder::SwizzleRow(4),
-        buffering: None,
-    };
+    let base = SHIPPED;
     let mut plans = vec![base];
     for order in [
         GlobalOrder::RowMajor,
@@ -350,6 +352,11 @@ fn tn_sweep(n: usize, sms: u32, device: &CubeDevice) {
     use cubek::matmul::components::global::{InputLoadFlow, LoadFlows};
     let flops = 2.0 * (n as f64).powi(3);
     let dtype = DType::F16;
+    assert_eq!(
+        blueprint(SHIPPED, n, MatrixLayout::ColMajor, dtype, sms),
+        burn_cubecl::ops::matmul::tn_blueprint(&problem(n, MatrixLayout::ColMajor, dtype)),
+        "SHIPPED no longer matches ops::matmul::tn_blueprint"
+    );
     let lhs = random(n, dtype, device);
     let rhs = Cube::float_swap_dims(random(n, dtype, device), 0, 1);
     let reference = lhs.empty_like(Shape::new([n, n]), dtype);
