@@ -442,15 +442,41 @@ fn results_do_not_depend_on_thread_count() {
             let bt = Flex::float_permute(random(&[333, 600], DType::F64, 83), &[1, 0]);
             let f32_out = float_result(Flex::float_matmul(a, b));
             let f64_out = float_result(Flex::float_matmul(random(&[3, 600], DType::F64, 84), bt));
-            (f32_out, f64_out)
+            // Wide enough (1600 columns, 35 edge ones past the last full
+            // panel of 32) for every thread count below to give each thread
+            // its own column range; k = 300 takes two k blocks; the
+            // transposed right-hand side takes the column-major packing.
+            let wide = float_result(Flex::float_matmul(
+                random(&[37, 300], DType::F32, 85),
+                random(&[300, 1635], DType::F32, 86),
+            ));
+            let wide_t = Flex::float_permute(random(&[1600, 300], DType::F64, 87), &[1, 0]);
+            let wide_t = float_result(Flex::float_matmul(
+                random(&[50, 300], DType::F64, 88),
+                wide_t,
+            ));
+            (f32_out, f64_out, wide, wide_t)
         })
     };
-    let (a1, b1) = run(1);
-    for threads in [2, 3, 5] {
-        let (a, b) = run(threads);
-        a.assert_eq(&a1, true);
-        b.assert_eq(&b1, true);
+    let one = run(1);
+    for threads in [2, 3] {
+        let got = run(threads);
+        got.0.assert_eq(&one.0, true);
+        got.1.assert_eq(&one.1, true);
+        got.2.assert_eq(&one.2, true);
+        got.3.assert_eq(&one.3, true);
     }
+    // Columns split across threads against the f64 definition.
+    burn_flex::threads::with_threads(2, || {
+        check_float(
+            random(&[37, 300], DType::F32, 85),
+            random(&[300, 1635], DType::F32, 86),
+        );
+        check_float(
+            random(&[50, 300], DType::F64, 88),
+            Flex::float_permute(random(&[1600, 300], DType::F64, 87), &[1, 0]),
+        );
+    });
 }
 
 #[test]

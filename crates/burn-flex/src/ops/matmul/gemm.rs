@@ -10,9 +10,11 @@
 //!         for ir in MR panels:       micro-kernel on an MR×NR tile of C
 //! ```
 //!
-//! Work is split only along M and N, never along K: the `kc` blocks depend
-//! on `k` alone, so every output element is the same chain of FMAs whatever
-//! the thread count or the tile that computes it.
+//! Products with at least [`SPLIT_COLS`] columns a thread run this whole
+//! nest once per thread, each thread over its own range of columns, with
+//! its own packed blocks. Work is split only along M and N, never along K:
+//! the `kc` blocks depend on `k` alone, so every output element is the same
+//! chain of FMAs whatever the thread count or the tile that computes it.
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -389,8 +391,21 @@ fn run_tasks<S>(
     }
 }
 
+/// Columns each thread needs before a product is split into one column
+/// range per thread (see [`gemm`]).
+const SPLIT_COLS: usize = 512;
+
 /// `out = a · b` for an `m × k` by `k × n` product; `out` is row-major
 /// `m × n` and zeroed. `threads > 1` runs on the worker threads.
+///
+/// With at least [`SPLIT_COLS`] columns a thread, each thread computes one
+/// contiguous range of columns on its own, packing its own B blocks and
+/// its own copy of A: no thread waits for another between `kc` blocks, and
+/// a thread's packed B stays in its own core's L2. (Measured on the 2-core
+/// work machine: 3-7 % faster at 1024³ and 2048³ than sharing packed B
+/// across a row split, same within noise at 4096³; packing A twice costs
+/// `m·k` loads against `m·k·n/threads` FMAs.) Smaller products split rows
+/// (or columns, when there are few rows) and share each packed B block.
 pub(crate) fn gemm<S: Load<T>, T: GemmFloat>(
     a: MatRef<'_, S>,
     b: MatRef<'_, S>,
@@ -414,6 +429,33 @@ pub(crate) fn gemm<S: Load<T>, T: GemmFloat>(
     if m == 0 || n == 0 || k == 0 {
         return;
     }
+    let out = Out::new(out, n);
+    if threads > 1 && n >= threads * SPLIT_COLS {
+        let panels = n.div_ceil(nr_);
+        crate::threads::for_each(threads, |t| {
+            let (q0, q1) = (bound(panels, threads, t), bound(panels, threads, t + 1));
+            blocked(&tiling, a, b, m, k, out, q0 * nr_, (q1 * nr_).min(n), 1);
+        });
+    } else {
+        blocked(&tiling, a, b, m, k, out, 0, n, threads);
+    }
+}
+
+/// Columns `c0..c1` of the product of [`gemm`], on `threads` threads.
+#[allow(clippy::too_many_arguments)]
+fn blocked<S: Load<T>, T: GemmFloat>(
+    tiling: &Tiling<T>,
+    a: MatRef<'_, S>,
+    b: MatRef<'_, S>,
+    m: usize,
+    k: usize,
+    out: Out<'_, T>,
+    c0: usize,
+    c1: usize,
+    threads: usize,
+) {
+    let (mr_, nr_) = (tiling.mr, tiling.nr);
+    let n = c1 - c0;
     let parallel = threads > 1;
 
     // Row blocks of whole MR panels: at least enough for A blocks to fit in
@@ -440,10 +482,9 @@ pub(crate) fn gemm<S: Load<T>, T: GemmFloat>(
 
     let nc_max = tiling.nc.min(n.div_ceil(nr_) * nr_);
     let mut bpack = Scratch::<T>::new(1, kc_max * nc_max);
-    let out = Out::new(out, n);
 
-    for jc in (0..n).step_by(tiling.nc) {
-        let nc = tiling.nc.min(n - jc);
+    for jc in (c0..c1).step_by(tiling.nc) {
+        let nc = tiling.nc.min(c1 - jc);
         let col_panels = nc.div_ceil(nr_);
         for (bi, (pc, kc)) in k_blocks(k, tiling.kc).enumerate() {
             let bpack = &mut bpack.slice_mut()[..col_panels * kc * nr_];
@@ -487,7 +528,7 @@ pub(crate) fn gemm<S: Load<T>, T: GemmFloat>(
                     let ncols = (q1 * nr_).min(nc) - j0;
                     let bpanels = &bpack[q0 * kc * nr_..q1 * kc * nr_];
                     macro_kernel(
-                        &tiling,
+                        tiling,
                         kc,
                         apack,
                         i0,
