@@ -187,7 +187,12 @@ fn pack_a<S: Load<T>, T: GemmFloat>(
                 *r = converted(&a.data[s..s + kc], bufs.next().unwrap_or_default());
             }
             match mr_ {
-                12 => transpose_rows::<T, 12>(&src[..12], kc, d),
+                12 => {
+                    let rows: &[&[T]; 12] = src[..12].try_into().expect("12 rows");
+                    if !T::transpose_12_rows(rows, kc, d) {
+                        transpose_rows::<T, 12>(rows, kc, d);
+                    }
+                }
                 6 => transpose_rows::<T, 6>(&src[..6], kc, d),
                 _ => {
                     for (p, g) in d.chunks_exact_mut(mr_).enumerate() {
