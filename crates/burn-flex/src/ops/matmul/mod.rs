@@ -7,13 +7,15 @@
 //!   AVX-512 12×32 tiles, else AVX2+FMA 6×16, else a portable kernel LLVM
 //!   vectorizes). Packing reads any strides,
 //!   so transposed, sliced, flipped and broadcast operands are never copied
-//!   first.
+//!   first; 12-row A panels of f32 are transposed with AVX-512 shuffles.
 //! - **f16 / bf16**: operands are widened to f32 once, the f32 GEMM
 //!   accumulates, and each output is rounded once at the end.
 //! - **Small or thin products** skip packing ([`small`]); **integers** use a
 //!   blocked wrapping loop ([`int`]).
-//! - **Threads**: many matrices run one per task; large ones split their
-//!   rows or columns. K is never split, so results are bit-identical for any
+//! - **Threads**: many matrices run one per task; a product with at least
+//!   512 columns a thread gives each thread its own column range, packed
+//!   by itself; narrower ones split their rows or columns and share packed
+//!   B blocks. K is never split, so results are bit-identical for any
 //!   thread count.
 
 mod gemm;
