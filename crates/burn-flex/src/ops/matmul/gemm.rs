@@ -49,6 +49,7 @@ fn max_kc(k: usize, kc: usize) -> usize {
 
 /// Packing buffers of at most this many bytes are kept by each thread and
 /// reused, so batches of small products neither allocate nor zero them.
+#[cfg_attr(not(feature = "std"), allow(dead_code))]
 const KEEP_BYTES: usize = 1 << 20;
 
 #[cfg(feature = "std")]

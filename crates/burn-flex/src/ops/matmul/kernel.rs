@@ -105,6 +105,8 @@ impl GemmFloat for f32 {
     }
 
     fn transpose_12_rows(src: &[&[f32]; 12], kc: usize, dst: &mut [f32]) -> bool {
+        #[cfg(not(all(target_arch = "x86_64", feature = "std")))]
+        let _ = (src, kc, dst);
         #[cfg(all(target_arch = "x86_64", feature = "std"))]
         if isa() == Isa::Avx512 {
             assert!(src.iter().all(|r| r.len() >= kc) && dst.len() >= 12 * kc);
@@ -194,6 +196,8 @@ mod x86 {
     /// The CPU supports AVX2 and FMA (checked by `GemmFloat::tiling` before this
     /// function is handed out), and the pointer contract of
     /// [`super::KernelFn`] holds with `MR = 6`, `NR = 16`.
+    // Without `std` only a build for AVX2 + FMA targets picks it.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
     #[target_feature(enable = "avx2,fma")]
     pub(super) unsafe fn kernel_f32_6x16(
         kc: usize,
@@ -249,6 +253,8 @@ mod x86 {
     ///
     /// # Safety
     /// As [`kernel_f32_6x16`], with `MR = 6`, `NR = 8`.
+    // Without `std` only a build for AVX2 + FMA targets picks it.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
     #[target_feature(enable = "avx2,fma")]
     pub(super) unsafe fn kernel_f64_6x8(
         kc: usize,
