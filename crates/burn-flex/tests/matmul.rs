@@ -479,6 +479,42 @@ fn results_do_not_depend_on_thread_count() {
     });
 }
 
+/// Row-major f32 left operands are read in place by a 6×64 kernel where
+/// the CPU has AVX-512 (the blocked path elsewhere): rows past the last
+/// group of 6, columns past the last panel of 64, three k blocks, a left
+/// operand sliced out of a wider one at an offset, and every way threads
+/// split the work (columns, rows, none), against the f64 definition and
+/// bit-identical for any thread count.
+#[cfg(feature = "threads")]
+#[test]
+fn row_major_left_operand_read_in_place() {
+    let cases = |threads: usize| {
+        burn_flex::threads::with_threads(threads, || {
+            // Rows 3..48 and columns 5..1105 of a 50×1200 matrix: row
+            // stride 1200, offset 3·1200 + 5, k = 1100 (three blocks).
+            let a = Flex::float_slice(
+                random(&[50, 1200], DType::F32, 91),
+                &[Slice::new(3, Some(48), 1), Slice::new(5, Some(1105), 1)],
+            );
+            assert_eq!(a.shape(), Shape::from([45, 1100]));
+            [200, 70, 64]
+                .into_iter()
+                .map(|n| {
+                    let b = random(&[1100, n], DType::F32, 92 + n as u64);
+                    check_float(a.clone(), b.clone());
+                    float_result(Flex::float_matmul(a.clone(), b))
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let one = cases(1);
+    for threads in [2, 3] {
+        for (got, want) in cases(threads).iter().zip(&one) {
+            got.assert_eq(want, true);
+        }
+    }
+}
+
 #[test]
 #[should_panic(expected = "matmul: lhs dtype f32 and rhs dtype f64 differ")]
 fn dtype_mismatch_panics() {

@@ -19,7 +19,7 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::kernel::{GemmFloat, MAX_MR, MAX_TILE, Tiling};
+use super::kernel::{GemmFloat, MAX_MR, MAX_TILE, RowsTiling, Tiling};
 use super::{Load, MatRef, converted};
 
 /// Splits `len` into `parts` near-equal contiguous ranges; part `i` is
@@ -50,7 +50,7 @@ fn max_kc(k: usize, kc: usize) -> usize {
 /// Packing buffers of at most this many bytes are kept by each thread and
 /// reused, so batches of small products neither allocate nor zero them.
 #[cfg_attr(not(feature = "std"), allow(dead_code))]
-const KEEP_BYTES: usize = 1 << 20;
+const KEEP_BYTES: usize = 2 << 20;
 
 #[cfg(feature = "std")]
 std::thread_local! {
@@ -436,6 +436,24 @@ pub(crate) fn gemm<S: Load<T>, T: GemmFloat>(
         return;
     }
     let out = Out::new(out, n);
+    if let Some(rt) = T::rows_tiling()
+        && a.cs == 1
+        && a.rs >= 0
+        && rows_fit(&rt, m, n, k)
+        && let Some(data) = S::as_compute(a.data)
+    {
+        gemm_rows(
+            &rt,
+            (data, a.off as usize, a.rs as usize),
+            b,
+            m,
+            n,
+            k,
+            out,
+            threads,
+        );
+        return;
+    }
     if threads > 1 && n >= threads * SPLIT_COLS {
         let panels = n.div_ceil(nr_);
         crate::threads::for_each(threads, |t| {
@@ -444,6 +462,143 @@ pub(crate) fn gemm<S: Load<T>, T: GemmFloat>(
         });
     } else {
         blocked(&tiling, a, b, m, k, out, 0, n, threads);
+    }
+}
+
+/// Whether [`gemm_rows`] computes an `m × k` by `k × n` product (when A
+/// is row-major and needs no conversion). Depends on the shape only.
+fn rows_fit<T>(rt: &RowsTiling<T>, m: usize, n: usize, k: usize) -> bool {
+    m >= rt.mr && n >= rt.nr && k >= 64
+}
+
+/// [`gemm`] for a row-major A of the compute type, `(data, offset, row
+/// stride)`, read in place instead of packed:
+///
+/// ```text
+/// for jc in n by NC:                  (per thread: its own columns)
+///   for pc in k by KC:
+///     pack B[pc.., jc..]              B block  kc×nc  (L2)
+///     for ir in MR rows:              A rows   MR×kc  (L1, in place)
+///       for jr in NR panels:          micro-kernel on an MR×NR tile of C
+/// ```
+///
+/// Threads split the columns (whole panels), or the rows when there are
+/// too few panels; every output element is the same chain of FMAs either
+/// way, its `kc` blocks depending on `k` alone.
+#[allow(clippy::too_many_arguments)]
+fn gemm_rows<S: Load<T>, T: GemmFloat>(
+    rt: &RowsTiling<T>,
+    a: (&[T], usize, usize),
+    b: MatRef<'_, S>,
+    m: usize,
+    n: usize,
+    k: usize,
+    out: Out<'_, T>,
+    threads: usize,
+) {
+    let (data, off, lda) = a;
+    assert!(
+        off + (m - 1) * lda + k <= data.len(),
+        "matmul: a {m}×{k} matrix with row stride {lda} at offset {off} overruns its buffer of {}",
+        data.len()
+    );
+    let (mr, nr) = (rt.mr, rt.nr);
+    let panels = n.div_ceil(nr);
+    let groups = m.div_ceil(mr);
+    if threads > 1 && panels >= 2 * threads {
+        crate::threads::for_each(threads, |t| {
+            let (q0, q1) = (bound(panels, threads, t), bound(panels, threads, t + 1));
+            rows_part(rt, a, b, (0, m), k, out, (q0 * nr, (q1 * nr).min(n)));
+        });
+    } else if threads > 1 && groups >= 2 * threads {
+        crate::threads::for_each(threads, |t| {
+            let (g0, g1) = (bound(groups, threads, t), bound(groups, threads, t + 1));
+            rows_part(rt, a, b, (g0 * mr, (g1 * mr).min(m)), k, out, (0, n));
+        });
+    } else {
+        rows_part(rt, a, b, (0, m), k, out, (0, n));
+    }
+}
+
+/// Rows `r0..r1` and columns `c0..c1` of the product of [`gemm_rows`], on
+/// the calling thread.
+fn rows_part<S: Load<T>, T: GemmFloat>(
+    rt: &RowsTiling<T>,
+    (data, off, lda): (&[T], usize, usize),
+    b: MatRef<'_, S>,
+    (r0, r1): (usize, usize),
+    k: usize,
+    out: Out<'_, T>,
+    (c0, c1): (usize, usize),
+) {
+    let (kernel, mr, nr) = (rt.kernel, rt.mr, rt.nr);
+    let kc_max = max_kc(k, rt.kc);
+    let nc_max = rt.nc.min((c1 - c0).div_ceil(nr) * nr);
+    let mut bpack = Scratch::<T>::new(1, kc_max * nc_max);
+    // The last rows when `MR` does not divide them, zero-padded.
+    let mut edge = Scratch::<T>::new(0, mr * kc_max);
+    for jc in (c0..c1).step_by(rt.nc) {
+        let nc = rt.nc.min(c1 - jc);
+        let col_panels = nc.div_ceil(nr);
+        for (bi, (pc, kc)) in k_blocks(k, rt.kc).enumerate() {
+            let bpack = &mut bpack.slice_mut()[..col_panels * kc * nr];
+            pack_b(nr, b, pc, kc, jc, nc, 0, bpack);
+            let bpack: &[T] = bpack;
+            for i0 in (r0..r1).step_by(mr) {
+                let rows = mr.min(r1 - i0);
+                let (ap, ap_stride): (&[T], usize) = if rows == mr {
+                    (&data[off + i0 * lda + pc..], lda)
+                } else {
+                    let e = &mut edge.slice_mut()[..mr * kc];
+                    e.fill(T::default());
+                    for (i, row) in e.chunks_exact_mut(kc).take(rows).enumerate() {
+                        row.copy_from_slice(&data[off + (i0 + i) * lda + pc..][..kc]);
+                    }
+                    (e, kc)
+                };
+                for (q, bp) in bpack.chunks_exact(kc * nr).enumerate() {
+                    let jj = jc + q * nr;
+                    let cols = nr.min(jc + nc - jj);
+                    if rows == mr && cols == nr {
+                        let c = out.tile(i0, jj, mr, nr);
+                        // SAFETY: `MR` rows of `kc` values at stride
+                        // `ap_stride` are inside `ap` (the assertion of
+                        // `gemm_rows`, or the padded edge copy), `bp` is a
+                        // whole packed panel, the tile at `c` is inside
+                        // the output (checked by `tile`) and this thread's;
+                        // `kernel` came from `rows_tiling`, which checked
+                        // the CPU.
+                        unsafe {
+                            kernel(kc, ap.as_ptr(), ap_stride, bp.as_ptr(), c, out.ldc, bi > 0)
+                        };
+                    } else {
+                        let mut tmp = [T::default(); MAX_TILE];
+                        // SAFETY: as above, with the stack tile `tmp` of
+                        // row stride NR (`MR * NR <= MAX_TILE`).
+                        unsafe {
+                            kernel(
+                                kc,
+                                ap.as_ptr(),
+                                ap_stride,
+                                bp.as_ptr(),
+                                tmp.as_mut_ptr(),
+                                nr,
+                                false,
+                            )
+                        };
+                        for (i, row) in tmp.chunks_exact(nr).take(rows).enumerate() {
+                            let c = out.tile(i0 + i, jj, 1, cols);
+                            // SAFETY: `cols` elements at `c` are inside the
+                            // output (checked by `tile`) and this thread's.
+                            let dst = unsafe { core::slice::from_raw_parts_mut(c, cols) };
+                            for (o, &v) in dst.iter_mut().zip(row) {
+                                *o = if bi > 0 { *o + v } else { v };
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 

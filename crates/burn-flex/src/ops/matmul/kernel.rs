@@ -14,6 +14,34 @@
 pub(crate) type KernelFn<T> =
     unsafe fn(kc: usize, a: *const T, b: *const T, c: *mut T, ldc: usize, accumulate: bool);
 
+/// A micro-kernel that reads A in place: row `i < MR` of the tile's A is
+/// `kc` contiguous values at `a + i * lda`; `b` and `c` as for
+/// [`KernelFn`]. The chain per output element is the same as there.
+pub(crate) type RowsKernelFn<T> = unsafe fn(
+    kc: usize,
+    a: *const T,
+    lda: usize,
+    b: *const T,
+    c: *mut T,
+    ldc: usize,
+    accumulate: bool,
+);
+
+/// A kernel of [`RowsKernelFn`] form with its tile and block sizes.
+#[derive(Clone, Copy)]
+pub(crate) struct RowsTiling<T> {
+    pub kernel: RowsKernelFn<T>,
+    /// Rows of a tile (rows of A read together).
+    pub mr: usize,
+    /// Columns of a tile and of a packed B panel.
+    pub nr: usize,
+    /// Depth of a block: the `MR × kc` rows of A stay in L1 while a block
+    /// of B panels streams from L2 past them.
+    pub kc: usize,
+    /// Columns of a packed B block, sized with `kc` for L2.
+    pub nc: usize,
+}
+
 /// The largest `MR * NR` of any kernel (edge tiles go through a stack tile).
 pub(crate) const MAX_TILE: usize = 12 * 32;
 /// The largest `MR` of any kernel.
@@ -73,6 +101,12 @@ pub(crate) trait GemmFloat:
         let _ = (src, kc, dst);
         false
     }
+
+    /// A kernel that reads a row-major A in place, where this CPU has one
+    /// for this type (see `gemm::gemm_rows`).
+    fn rows_tiling() -> Option<RowsTiling<Self>> {
+        None
+    }
 }
 
 // The instruction set comes from the element-wise engine's detection
@@ -102,6 +136,22 @@ impl GemmFloat for f32 {
         return Tiling::new(x86::kernel_f32_6x16, 6, 16, 144, 256);
         #[allow(unreachable_code)]
         Tiling::new(portable::<f32, 6, 16>, 6, 16, 144, 256)
+    }
+
+    fn rows_tiling() -> Option<RowsTiling<f32>> {
+        #[cfg(all(target_arch = "x86_64", feature = "std"))]
+        if isa() == Isa::Avx512 {
+            // 6 rows × 512 of A are 12 KiB (L1); a 512 × 256 block of B
+            // is 512 KiB (L2), streamed past them in 64-column panels.
+            return Some(RowsTiling {
+                kernel: x86::kernel_f32_6x64_rows,
+                mr: 6,
+                nr: 64,
+                kc: 512,
+                nc: 256,
+            });
+        }
+        None
     }
 
     fn transpose_12_rows(src: &[&[f32]; 12], kc: usize, dst: &mut [f32]) -> bool {
@@ -358,6 +408,82 @@ mod x86 {
                 }
                 _mm512_storeu_ps(p, v0);
                 _mm512_storeu_ps(p.add(16), v1);
+            }
+        }
+    }
+
+    /// 6×64 f32 tile in 24 zmm accumulators, A read in place: per step
+    /// four B vectors and six broadcasts, one from each row of A, feed 24
+    /// FMAs.
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F (checked by `GemmFloat::rows_tiling`
+    /// before this function is handed out), and the pointer contract of
+    /// [`super::RowsKernelFn`] holds with `MR = 6`, `NR = 64`.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn kernel_f32_6x64_rows(
+        kc: usize,
+        a: *const f32,
+        lda: usize,
+        b: *const f32,
+        c: *mut f32,
+        ldc: usize,
+        accumulate: bool,
+    ) {
+        for i in 0..6 {
+            for v in 0..4 {
+                // Prefetching never faults; the addresses are the tile's.
+                _mm_prefetch::<_MM_HINT_T0>(c.wrapping_add(i * ldc + 16 * v) as *const i8);
+            }
+        }
+        let rows: [*const f32; 6] = core::array::from_fn(|i| a.wrapping_add(i * lda));
+        let mut acc = [[_mm512_setzero_ps(); 4]; 6];
+        let step = |acc: &mut [[__m512; 4]; 6], p: usize| {
+            // SAFETY: `kc` steps of 64 (B) elements stay inside the packed
+            // panel, and `p < kc` values of each row of A are readable, by
+            // the caller's contract.
+            unsafe {
+                let bp = b.add(64 * p);
+                let bv = [
+                    _mm512_loadu_ps(bp),
+                    _mm512_loadu_ps(bp.add(16)),
+                    _mm512_loadu_ps(bp.add(32)),
+                    _mm512_loadu_ps(bp.add(48)),
+                ];
+                for (row, r) in acc.iter_mut().zip(&rows) {
+                    let x = _mm512_set1_ps(*r.add(p));
+                    for (o, &y) in row.iter_mut().zip(&bv) {
+                        *o = _mm512_fmadd_ps(x, y, *o);
+                    }
+                }
+            }
+        };
+        let mut p = 0;
+        while p + 4 <= kc {
+            step(&mut acc, p);
+            step(&mut acc, p + 1);
+            step(&mut acc, p + 2);
+            step(&mut acc, p + 3);
+            p += 4;
+        }
+        while p < kc {
+            step(&mut acc, p);
+            p += 1;
+        }
+        for (i, row) in acc.iter().enumerate() {
+            // SAFETY: row `i < 6` of the tile is writable for 64 elements
+            // at `c + i * ldc` (caller's contract).
+            unsafe {
+                let p = c.add(i * ldc);
+                for (v, &x) in row.iter().enumerate() {
+                    let x = if accumulate {
+                        _mm512_add_ps(_mm512_loadu_ps(p.add(16 * v)), x)
+                    } else {
+                        x
+                    };
+                    _mm512_storeu_ps(p.add(16 * v), x);
+                }
             }
         }
     }
