@@ -10,6 +10,10 @@
 //!         for ir in MR panels:       micro-kernel on an MR×NR tile of C
 //! ```
 //!
+//! A row-major left operand of the compute type skips the A packing where
+//! the CPU has a kernel that reads it in place ([`gemm_rows`], f32 on
+//! AVX-512); everything else takes the nest above.
+//!
 //! Products with at least [`SPLIT_COLS`] columns a thread run this whole
 //! nest once per thread, each thread over its own range of columns, with
 //! its own packed blocks. Work is split only along M and N, never along K:

@@ -3,10 +3,12 @@
 //!
 //! Packed formats (written by `gemm::pack_a`/`gemm::pack_b`): an A panel is
 //! `kc` groups of `MR` values (column `p` of `MR` rows), a B panel is `kc`
-//! groups of `NR` values (row `p` of `NR` columns). Each output element is
-//! the chain `acc = 0; for p in 0..kc { acc = acc + a[p]·b[p] }` (fused on
-//! FMA hardware), then `C = acc` or `C = C + acc`: the order depends on `kc`
-//! only, never on which tile or thread computes it.
+//! groups of `NR` values (row `p` of `NR` columns). Kernels of the
+//! [`RowsKernelFn`] form read A unpacked instead, `MR` rows at a stride.
+//! Each output element is the chain `acc = 0; for p in 0..kc { acc = acc +
+//! a[p]·b[p] }` (fused on FMA hardware), then `C = acc` or `C = C + acc`:
+//! the order depends on `kc` only, never on which tile or thread computes
+//! it.
 
 /// A micro-kernel. Callers guarantee: `a` is readable for `kc * MR`
 /// elements, `b` for `kc * NR`, and `c` is writable at
