@@ -479,32 +479,34 @@ fn results_do_not_depend_on_thread_count() {
     });
 }
 
-/// Row-major f32 left operands are read in place by a 6×64 kernel where
-/// the CPU has AVX-512 (the blocked path elsewhere): rows past the last
-/// group of 6, columns past the last panel of 64, three k blocks, a left
-/// operand sliced out of a wider one at an offset, and every way threads
-/// split the work (columns, rows, none), against the f64 definition and
-/// bit-identical for any thread count.
+/// Row-major f32 and f64 left operands are read in place by 6×64 and 6×32
+/// kernels where the CPU has AVX-512 (the blocked path elsewhere): rows
+/// past the last group of 6, columns past the last panel, three k blocks,
+/// a left operand sliced out of a wider one at an offset, and every way
+/// threads split the work (columns, rows, none), against the f64
+/// definition and bit-identical for any thread count.
 #[cfg(feature = "threads")]
 #[test]
 fn row_major_left_operand_read_in_place() {
     let cases = |threads: usize| {
         burn_flex::threads::with_threads(threads, || {
-            // Rows 3..48 and columns 5..1105 of a 50×1200 matrix: row
-            // stride 1200, offset 3·1200 + 5, k = 1100 (three blocks).
-            let a = Flex::float_slice(
-                random(&[50, 1200], DType::F32, 91),
-                &[Slice::new(3, Some(48), 1), Slice::new(5, Some(1105), 1)],
-            );
-            assert_eq!(a.shape(), Shape::from([45, 1100]));
-            [200, 70, 64]
-                .into_iter()
-                .map(|n| {
-                    let b = random(&[1100, n], DType::F32, 92 + n as u64);
+            let mut outs = Vec::new();
+            for dtype in [DType::F32, DType::F64] {
+                // Rows 3..48 and columns 5..1105 of a 50×1200 matrix: row
+                // stride 1200, offset 3·1200 + 5, k = 1100 (three blocks).
+                let a = Flex::float_slice(
+                    random(&[50, 1200], dtype, 91),
+                    &[Slice::new(3, Some(48), 1), Slice::new(5, Some(1105), 1)],
+                );
+                assert_eq!(a.shape(), Shape::from([45, 1100]));
+                // f32: 4, 2 and 1 panels of 64; f64: 7, 3 and 2 of 32.
+                for n in [200, 70, 64] {
+                    let b = random(&[1100, n], dtype, 92 + n as u64);
                     check_float(a.clone(), b.clone());
-                    float_result(Flex::float_matmul(a.clone(), b))
-                })
-                .collect::<Vec<_>>()
+                    outs.push(float_result(Flex::float_matmul(a.clone(), b)));
+                }
+            }
+            outs
         })
     };
     let one = cases(1);

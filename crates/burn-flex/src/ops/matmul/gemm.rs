@@ -11,8 +11,8 @@
 //! ```
 //!
 //! A row-major left operand of the compute type skips the A packing where
-//! the CPU has a kernel that reads it in place ([`gemm_rows`], f32 on
-//! AVX-512); everything else takes the nest above.
+//! the CPU has a kernel that reads it in place ([`gemm_rows`], f32 and f64
+//! on AVX-512); everything else takes the nest above.
 //!
 //! Products with at least [`SPLIT_COLS`] columns a thread run this whole
 //! nest once per thread, each thread over its own range of columns, with

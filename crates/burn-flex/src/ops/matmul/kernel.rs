@@ -172,6 +172,22 @@ impl GemmFloat for f32 {
 }
 
 impl GemmFloat for f64 {
+    fn rows_tiling() -> Option<RowsTiling<f64>> {
+        #[cfg(all(target_arch = "x86_64", feature = "std"))]
+        if isa() == Isa::Avx512 {
+            // As for f32: 6 rows × 512 of A (24 KiB) in L1, a 512 × 128
+            // block of B (512 KiB) in L2.
+            return Some(RowsTiling {
+                kernel: x86::kernel_f64_6x32_rows,
+                mr: 6,
+                nr: 32,
+                kc: 512,
+                nc: 128,
+            });
+        }
+        None
+    }
+
     fn tiling() -> Tiling<f64> {
         #[cfg(all(target_arch = "x86_64", feature = "std"))]
         {
@@ -485,6 +501,78 @@ mod x86 {
                         x
                     };
                     _mm512_storeu_ps(p.add(16 * v), x);
+                }
+            }
+        }
+    }
+
+    /// 6×32 f64 tile: the f32 in-place kernel's shape with 8-lane vectors.
+    ///
+    /// # Safety
+    /// As [`kernel_f32_6x64_rows`], with `MR = 6`, `NR = 32`.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn kernel_f64_6x32_rows(
+        kc: usize,
+        a: *const f64,
+        lda: usize,
+        b: *const f64,
+        c: *mut f64,
+        ldc: usize,
+        accumulate: bool,
+    ) {
+        for i in 0..6 {
+            for v in 0..4 {
+                // Prefetching never faults; the addresses are the tile's.
+                _mm_prefetch::<_MM_HINT_T0>(c.wrapping_add(i * ldc + 8 * v) as *const i8);
+            }
+        }
+        let rows: [*const f64; 6] = core::array::from_fn(|i| a.wrapping_add(i * lda));
+        let mut acc = [[_mm512_setzero_pd(); 4]; 6];
+        let step = |acc: &mut [[__m512d; 4]; 6], p: usize| {
+            // SAFETY: `kc` steps of 32 (B) elements stay inside the packed
+            // panel, and `p < kc` values of each row of A are readable, by
+            // the caller's contract.
+            unsafe {
+                let bp = b.add(32 * p);
+                let bv = [
+                    _mm512_loadu_pd(bp),
+                    _mm512_loadu_pd(bp.add(8)),
+                    _mm512_loadu_pd(bp.add(16)),
+                    _mm512_loadu_pd(bp.add(24)),
+                ];
+                for (row, r) in acc.iter_mut().zip(&rows) {
+                    let x = _mm512_set1_pd(*r.add(p));
+                    for (o, &y) in row.iter_mut().zip(&bv) {
+                        *o = _mm512_fmadd_pd(x, y, *o);
+                    }
+                }
+            }
+        };
+        let mut p = 0;
+        while p + 4 <= kc {
+            step(&mut acc, p);
+            step(&mut acc, p + 1);
+            step(&mut acc, p + 2);
+            step(&mut acc, p + 3);
+            p += 4;
+        }
+        while p < kc {
+            step(&mut acc, p);
+            p += 1;
+        }
+        for (i, row) in acc.iter().enumerate() {
+            // SAFETY: row `i < 6` of the tile is writable for 32 elements
+            // at `c + i * ldc` (caller's contract).
+            unsafe {
+                let p = c.add(i * ldc);
+                for (v, &x) in row.iter().enumerate() {
+                    let x = if accumulate {
+                        _mm512_add_pd(_mm512_loadu_pd(p.add(8 * v)), x)
+                    } else {
+                        x
+                    };
+                    _mm512_storeu_pd(p.add(8 * v), x);
                 }
             }
         }

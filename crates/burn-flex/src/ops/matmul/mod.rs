@@ -8,9 +8,9 @@
 //!   vectorizes). Packing reads any strides,
 //!   so transposed, sliced, flipped and broadcast operands are never copied
 //!   first; 12-row A panels of f32 are transposed with AVX-512 shuffles.
-//!   A row-major f32 A is not packed at all where the CPU has AVX-512: a
-//!   6×64 kernel reads six of its rows in place (L1) against 64-column
-//!   panels of packed B streaming from L2, with `kc = 512`.
+//!   A row-major f32 or f64 A is not packed at all where the CPU has
+//!   AVX-512: a 6×64 (f64: 6×32) kernel reads six of its rows in place
+//!   (L1) against panels of packed B streaming from L2, with `kc = 512`.
 //! - **f16 / bf16**: operands are widened to f32 once, the f32 GEMM
 //!   accumulates, and each output is rounded once at the end.
 //! - **Small or thin products** skip packing ([`small`]); **integers** use a
