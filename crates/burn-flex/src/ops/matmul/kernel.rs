@@ -430,153 +430,109 @@ mod x86 {
         }
     }
 
-    /// 6×64 f32 tile in 24 zmm accumulators, A read in place: per step
-    /// four B vectors and six broadcasts, one from each row of A, feed 24
-    /// FMAs.
-    ///
-    /// # Safety
-    /// The CPU supports AVX-512F (checked by `GemmFloat::rows_tiling`
-    /// before this function is handed out), and the pointer contract of
-    /// [`super::RowsKernelFn`] holds with `MR = 6`, `NR = 64`.
-    #[cfg_attr(not(feature = "std"), allow(dead_code))]
-    #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn kernel_f32_6x64_rows(
-        kc: usize,
-        a: *const f32,
-        lda: usize,
-        b: *const f32,
-        c: *mut f32,
-        ldc: usize,
-        accumulate: bool,
-    ) {
-        for i in 0..6 {
-            for v in 0..4 {
-                // Prefetching never faults; the addresses are the tile's.
-                _mm_prefetch::<_MM_HINT_T0>(c.wrapping_add(i * ldc + 16 * v) as *const i8);
-            }
-        }
-        let rows: [*const f32; 6] = core::array::from_fn(|i| a.wrapping_add(i * lda));
-        let mut acc = [[_mm512_setzero_ps(); 4]; 6];
-        let step = |acc: &mut [[__m512; 4]; 6], p: usize| {
-            // SAFETY: `kc` steps of 64 (B) elements stay inside the packed
-            // panel, and `p < kc` values of each row of A are readable, by
-            // the caller's contract.
-            unsafe {
-                let bp = b.add(64 * p);
-                let bv = [
-                    _mm512_loadu_ps(bp),
-                    _mm512_loadu_ps(bp.add(16)),
-                    _mm512_loadu_ps(bp.add(32)),
-                    _mm512_loadu_ps(bp.add(48)),
-                ];
-                for (row, r) in acc.iter_mut().zip(&rows) {
-                    let x = _mm512_set1_ps(*r.add(p));
-                    for (o, &y) in row.iter_mut().zip(&bv) {
-                        *o = _mm512_fmadd_ps(x, y, *o);
+    /// Defines an in-place kernel of [`super::RowsKernelFn`] form: a 6-row
+    /// tile of four vectors a row (24 zmm accumulators); per step four B
+    /// vectors and six broadcasts, one from each row of A, feed 24 FMAs.
+    /// The `k` loop is unrolled by four (not unrolled, the f32 path was
+    /// slower than packing A).
+    macro_rules! rows_kernel {
+        (
+            $(#[$doc:meta])*
+            $name:ident, $t:ty, $v:ty, $lanes:literal,
+            $zero:ident, $load:ident, $set1:ident, $fma:ident, $add:ident, $store:ident
+        ) => {
+            $(#[$doc])*
+            // Picked by run-time detection only, which needs `std`.
+            #[cfg_attr(not(feature = "std"), allow(dead_code))]
+            #[target_feature(enable = "avx512f")]
+            pub(super) unsafe fn $name(
+                kc: usize,
+                a: *const $t,
+                lda: usize,
+                b: *const $t,
+                c: *mut $t,
+                ldc: usize,
+                accumulate: bool,
+            ) {
+                const NR: usize = 4 * $lanes;
+                for i in 0..6 {
+                    for v in 0..4 {
+                        // Prefetching never faults; the addresses are the tile's.
+                        _mm_prefetch::<_MM_HINT_T0>(
+                            c.wrapping_add(i * ldc + $lanes * v) as *const i8,
+                        );
+                    }
+                }
+                let rows: [*const $t; 6] = core::array::from_fn(|i| a.wrapping_add(i * lda));
+                let mut acc = [[$zero(); 4]; 6];
+                let step = |acc: &mut [[$v; 4]; 6], p: usize| {
+                    // SAFETY: `kc` steps of NR (B) elements stay inside the
+                    // packed panel, and `p < kc` values of each row of A
+                    // are readable, by the caller's contract.
+                    unsafe {
+                        let bp = b.add(NR * p);
+                        let bv = [
+                            $load(bp),
+                            $load(bp.add($lanes)),
+                            $load(bp.add(2 * $lanes)),
+                            $load(bp.add(3 * $lanes)),
+                        ];
+                        for (row, r) in acc.iter_mut().zip(&rows) {
+                            let x = $set1(*r.add(p));
+                            for (o, &y) in row.iter_mut().zip(&bv) {
+                                *o = $fma(x, y, *o);
+                            }
+                        }
+                    }
+                };
+                let mut p = 0;
+                while p + 4 <= kc {
+                    step(&mut acc, p);
+                    step(&mut acc, p + 1);
+                    step(&mut acc, p + 2);
+                    step(&mut acc, p + 3);
+                    p += 4;
+                }
+                while p < kc {
+                    step(&mut acc, p);
+                    p += 1;
+                }
+                for (i, row) in acc.iter().enumerate() {
+                    // SAFETY: row `i < 6` of the tile is writable for NR
+                    // elements at `c + i * ldc` (caller's contract).
+                    unsafe {
+                        let p = c.add(i * ldc);
+                        for (v, &x) in row.iter().enumerate() {
+                            let x = if accumulate { $add($load(p.add($lanes * v)), x) } else { x };
+                            $store(p.add($lanes * v), x);
+                        }
                     }
                 }
             }
         };
-        let mut p = 0;
-        while p + 4 <= kc {
-            step(&mut acc, p);
-            step(&mut acc, p + 1);
-            step(&mut acc, p + 2);
-            step(&mut acc, p + 3);
-            p += 4;
-        }
-        while p < kc {
-            step(&mut acc, p);
-            p += 1;
-        }
-        for (i, row) in acc.iter().enumerate() {
-            // SAFETY: row `i < 6` of the tile is writable for 64 elements
-            // at `c + i * ldc` (caller's contract).
-            unsafe {
-                let p = c.add(i * ldc);
-                for (v, &x) in row.iter().enumerate() {
-                    let x = if accumulate {
-                        _mm512_add_ps(_mm512_loadu_ps(p.add(16 * v)), x)
-                    } else {
-                        x
-                    };
-                    _mm512_storeu_ps(p.add(16 * v), x);
-                }
-            }
-        }
     }
 
-    /// 6×32 f64 tile: the f32 in-place kernel's shape with 8-lane vectors.
-    ///
-    /// # Safety
-    /// As [`kernel_f32_6x64_rows`], with `MR = 6`, `NR = 32`.
-    #[cfg_attr(not(feature = "std"), allow(dead_code))]
-    #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn kernel_f64_6x32_rows(
-        kc: usize,
-        a: *const f64,
-        lda: usize,
-        b: *const f64,
-        c: *mut f64,
-        ldc: usize,
-        accumulate: bool,
-    ) {
-        for i in 0..6 {
-            for v in 0..4 {
-                // Prefetching never faults; the addresses are the tile's.
-                _mm_prefetch::<_MM_HINT_T0>(c.wrapping_add(i * ldc + 8 * v) as *const i8);
-            }
-        }
-        let rows: [*const f64; 6] = core::array::from_fn(|i| a.wrapping_add(i * lda));
-        let mut acc = [[_mm512_setzero_pd(); 4]; 6];
-        let step = |acc: &mut [[__m512d; 4]; 6], p: usize| {
-            // SAFETY: `kc` steps of 32 (B) elements stay inside the packed
-            // panel, and `p < kc` values of each row of A are readable, by
-            // the caller's contract.
-            unsafe {
-                let bp = b.add(32 * p);
-                let bv = [
-                    _mm512_loadu_pd(bp),
-                    _mm512_loadu_pd(bp.add(8)),
-                    _mm512_loadu_pd(bp.add(16)),
-                    _mm512_loadu_pd(bp.add(24)),
-                ];
-                for (row, r) in acc.iter_mut().zip(&rows) {
-                    let x = _mm512_set1_pd(*r.add(p));
-                    for (o, &y) in row.iter_mut().zip(&bv) {
-                        *o = _mm512_fmadd_pd(x, y, *o);
-                    }
-                }
-            }
-        };
-        let mut p = 0;
-        while p + 4 <= kc {
-            step(&mut acc, p);
-            step(&mut acc, p + 1);
-            step(&mut acc, p + 2);
-            step(&mut acc, p + 3);
-            p += 4;
-        }
-        while p < kc {
-            step(&mut acc, p);
-            p += 1;
-        }
-        for (i, row) in acc.iter().enumerate() {
-            // SAFETY: row `i < 6` of the tile is writable for 32 elements
-            // at `c + i * ldc` (caller's contract).
-            unsafe {
-                let p = c.add(i * ldc);
-                for (v, &x) in row.iter().enumerate() {
-                    let x = if accumulate {
-                        _mm512_add_pd(_mm512_loadu_pd(p.add(8 * v)), x)
-                    } else {
-                        x
-                    };
-                    _mm512_storeu_pd(p.add(8 * v), x);
-                }
-            }
-        }
-    }
+    rows_kernel!(
+        /// 6×64 f32 tile, A read in place.
+        ///
+        /// # Safety
+        /// The CPU supports AVX-512F (checked by `GemmFloat::rows_tiling`
+        /// before this function is handed out), and the pointer contract
+        /// of [`super::RowsKernelFn`] holds with `MR = 6`, `NR = 64`.
+        kernel_f32_6x64_rows, f32, __m512, 16,
+        _mm512_setzero_ps, _mm512_loadu_ps, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_add_ps,
+        _mm512_storeu_ps
+    );
+
+    rows_kernel!(
+        /// 6×32 f64 tile, A read in place.
+        ///
+        /// # Safety
+        /// As [`kernel_f32_6x64_rows`], with `MR = 6`, `NR = 32`.
+        kernel_f64_6x32_rows, f64, __m512d, 8,
+        _mm512_setzero_pd, _mm512_loadu_pd, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_add_pd,
+        _mm512_storeu_pd
+    );
 
     /// `dst[p * 12 + i] = src[i][p]` for `p < kc`: 16 columns at a time,
     /// each group of four rows goes through an in-lane 4×4 transpose (four
