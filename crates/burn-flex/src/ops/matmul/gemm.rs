@@ -330,6 +330,28 @@ impl<'a, T: GemmFloat> Out<'a, T> {
         // SAFETY: in bounds by the assertion above.
         unsafe { self.ptr.add(i * self.ldc + j) }
     }
+
+    /// Writes (or with `accumulate`, adds) the top-left `rows × cols` of
+    /// the edge tile `tmp` (row stride `stride`) at `(i, j)`: the part of
+    /// a whole kernel tile that lies inside the output.
+    fn put_part(
+        &self,
+        tmp: &[T],
+        stride: usize,
+        (i, j): (usize, usize),
+        (rows, cols): (usize, usize),
+        accumulate: bool,
+    ) {
+        for (r, row) in tmp.chunks_exact(stride).take(rows).enumerate() {
+            let c = self.tile(i + r, j, 1, cols);
+            // SAFETY: `cols` elements at `c` are inside the output (checked
+            // by `tile`) and, by the sharers' duty, the caller's alone.
+            let dst = unsafe { core::slice::from_raw_parts_mut(c, cols) };
+            for (o, &v) in dst.iter_mut().zip(row) {
+                *o = if accumulate { *o + v } else { v };
+            }
+        }
+    }
 }
 
 /// One block of packed A against panels of packed B: the two inner loops.
@@ -369,15 +391,7 @@ fn macro_kernel<T: GemmFloat>(
                 // SAFETY: panels as above; `tmp` is an MR×NR tile with row
                 // stride NR (`MR * NR <= MAX_TILE`, asserted in `gemm`).
                 unsafe { kernel(kc, ap.as_ptr(), bp.as_ptr(), tmp.as_mut_ptr(), nr_, false) };
-                for (i, row) in tmp.chunks_exact(nr_).take(mr).enumerate() {
-                    let c = out.tile(ii + i, jj, 1, nr);
-                    // SAFETY: `nr` elements at `c` are inside the output
-                    // (checked by `tile`) and owned by this task.
-                    let dst = unsafe { core::slice::from_raw_parts_mut(c, nr) };
-                    for (o, &v) in dst.iter_mut().zip(row) {
-                        *o = if accumulate { *o + v } else { v };
-                    }
-                }
+                out.put_part(&tmp, nr_, (ii, jj), (mr, nr), accumulate);
             }
         }
     }
@@ -407,6 +421,10 @@ const SPLIT_COLS: usize = 512;
 
 /// `out = a · b` for an `m × k` by `k × n` product; `out` is row-major
 /// `m × n` and zeroed. `threads > 1` runs on the worker threads.
+///
+/// A row-major A of the compute type goes to [`gemm_rows`] where the CPU
+/// has a kernel for it (and the shape fits, [`rows_fit`]); the rest below
+/// is the packed path.
 ///
 /// With at least [`SPLIT_COLS`] columns a thread, each thread computes one
 /// contiguous range of columns on its own, packing its own B blocks and
@@ -507,6 +525,8 @@ fn gemm_rows<S: Load<T>, T: GemmFloat>(
         data.len()
     );
     let (mr, nr) = (rt.mr, rt.nr);
+    // Edge tiles go through a stack tile of `MAX_TILE` elements.
+    assert!(mr * nr <= MAX_TILE);
     let panels = n.div_ceil(nr);
     let groups = m.div_ceil(mr);
     if threads > 1 && panels >= 2 * threads {
@@ -590,15 +610,7 @@ fn rows_part<S: Load<T>, T: GemmFloat>(
                                 false,
                             )
                         };
-                        for (i, row) in tmp.chunks_exact(nr).take(rows).enumerate() {
-                            let c = out.tile(i0 + i, jj, 1, cols);
-                            // SAFETY: `cols` elements at `c` are inside the
-                            // output (checked by `tile`) and this thread's.
-                            let dst = unsafe { core::slice::from_raw_parts_mut(c, cols) };
-                            for (o, &v) in dst.iter_mut().zip(row) {
-                                *o = if bi > 0 { *o + v } else { v };
-                            }
-                        }
+                        out.put_part(&tmp, nr, (i0, jj), (rows, cols), bi > 0);
                     }
                 }
             }
