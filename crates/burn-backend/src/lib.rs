@@ -24,7 +24,9 @@
 //! - [`backend`]: [`BackendTypes`], [`Backend`], [`DeviceOps`], [`TensorMetadata`], errors.
 //! - [`ops`]: the ops traits, one file per kind as in every layer crate:
 //!   [`FloatTensorOps`], [`IntTensorOps`], [`BoolTensorOps`], [`ModuleOps`],
-//!   [`ActivationOps`], [`TransactionOps`].
+//!   [`ActivationOps`], [`TransactionOps`]; and [`ops::vocabulary`], the
+//!   element-wise, comparison, reduction and scan ops as data ([`BinaryOp`],
+//!   [`CmpOp`], [`FloatUnaryOp`], …), shared by kernels, the IR and fusion.
 //! - [`autodiff`]: [`AutodiffBackend`], what a differentiating backend adds.
 //! - [`check`]: shape validation shared by backends (broadcasting, matmul, cat, …),
 //!   so every backend reports bad input with the same message.

@@ -13,6 +13,7 @@ mod module;
 mod module_options;
 mod pool_options;
 mod transaction;
+pub mod vocabulary;
 
 pub use activation::ActivationOps;
 pub use bool::BoolTensorOps;
@@ -25,6 +26,10 @@ pub use pool_options::{
     pool_output_size, pool2d_output_shape,
 };
 pub use transaction::{TransactionOps, TransactionPrimitive, TransactionPrimitiveData};
+pub use vocabulary::{
+    ArgReduceOp, BinaryOp, BitwiseOp, BoolOp, CmpOp, CumOp, FloatBinaryOp, FloatUnaryOp,
+    IntUnaryOp, ReduceOp,
+};
 
 use crate::{Backend, IntTensor};
 use burn_std::{DType, Shape};
