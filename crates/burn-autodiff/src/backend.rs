@@ -53,6 +53,14 @@ impl<B: Backend, C: CheckpointStrategy> Backend for Autodiff<B, C> {
         B::default_int_dtype(device)
     }
 
+    fn bool_dtype(device: &Self::Device) -> DType {
+        B::bool_dtype(device)
+    }
+
+    fn index_dtype(device: &Self::Device) -> DType {
+        B::index_dtype(device)
+    }
+
     fn ad_enabled() -> bool {
         true
     }

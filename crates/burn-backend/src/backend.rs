@@ -118,6 +118,18 @@ pub trait Backend:
         DType::I64
     }
 
+    /// The dtype of the bool tensors this backend's ops produce (comparisons,
+    /// `is_nan`, `any`/`all`, bool logic): how it stores a bool.
+    fn bool_dtype(_device: &Self::Device) -> DType {
+        DType::Bool(burn_std::BoolStore::Native)
+    }
+
+    /// The int dtype of the indices this backend's ops return (`argmax`,
+    /// sort and top-k indices, max-pooling positions).
+    fn index_dtype(device: &Self::Device) -> DType {
+        Self::default_int_dtype(device)
+    }
+
     /// Whether this backend records gradients (true for the Autodiff decorator).
     fn ad_enabled() -> bool {
         false

@@ -7,7 +7,7 @@
 use burn_std::Shape;
 
 /// How [`interpolate`](crate::ModuleOps::interpolate) picks or blends input pixels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum InterpolateMode {
     /// The input pixel `floor(dst * in / out)` (PyTorch's `"nearest"`).
     Nearest,
@@ -19,7 +19,7 @@ pub enum InterpolateMode {
 }
 
 /// Options of [`interpolate`](crate::ModuleOps::interpolate).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct InterpolateOptions {
     /// The interpolation mode.
     pub mode: InterpolateMode,
@@ -46,7 +46,7 @@ impl InterpolateOptions {
 }
 
 /// Options of [`attention`](crate::ModuleOps::attention).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AttentionOptions {
     /// The factor applied to `q kᵀ`; `None` means `1 / sqrt(head size)`.
     pub scale: Option<f64>,

@@ -51,6 +51,10 @@ impl Backend for Cube {
         crate::dtype::supports(&CubeClient::of(device), dtype)
     }
 
+    fn bool_dtype(_device: &CubeDevice) -> DType {
+        crate::dtype::BOOL
+    }
+
     fn default_int_dtype(_device: &CubeDevice) -> DType {
         // 64-bit integers are optional on GPUs (WGSL has none without an
         // extension); i32 is native everywhere.
