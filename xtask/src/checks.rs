@@ -85,8 +85,14 @@ pub enum Backend {
     Cuda,
 }
 
-/// The features that enable Flex for every crate whose tests need a backend.
-const FLEX_FEATURES: &str = "burn-backend-tests/flex,burn-tensor/flex,burn-dispatch/flex,burn/flex";
+/// The features that enable Flex for every crate whose tests need a backend,
+/// and the router and graph capture (whose tests run on Flex).
+const FLEX_FEATURES: &str = "burn-backend-tests/flex,burn-tensor/flex,burn-dispatch/flex,burn/flex,burn/router,burn/capture";
+/// The shared suites' `router` feature: the suites run on Flex through the
+/// operation IR (`cargo test-router`). It turns on the same features of the
+/// facade as [`FLEX_FEATURES`] (flex, router, capture), so the crates below
+/// the facade are not rebuilt for it.
+const ROUTER_FEATURES: &str = "burn-backend-tests/router";
 
 impl Backend {
     pub const SUPPORTED: [Backend; 3] = [Backend::Flex, Backend::Wgpu, Backend::Cuda];
@@ -110,6 +116,25 @@ impl Backend {
                     supported.join(", ")
                 )
             })
+    }
+
+    /// The `cargo` commands of the tests step, in order: the backend's
+    /// tests, then for Flex the shared suites through the router.
+    pub fn test_commands(self) -> Vec<&'static [&'static str]> {
+        match self {
+            Backend::Flex => vec![
+                self.test_command(),
+                &[
+                    "test",
+                    "--release",
+                    "-p",
+                    "burn-backend-tests",
+                    "--features",
+                    ROUTER_FEATURES,
+                ],
+            ],
+            Backend::Wgpu | Backend::Cuda => vec![self.test_command()],
+        }
     }
 
     /// Arguments to `cargo` that run the tests for this backend.
@@ -288,7 +313,9 @@ fn no_std() -> StepResult {
 
 fn tests(backend: Backend) -> StepResult {
     println!("backend: {}", backend.name());
-    runner::run(&mut cargo(backend.test_command()))?;
+    for command in backend.test_commands() {
+        runner::run(&mut cargo(command))?;
+    }
     Ok(Outcome::Passed)
 }
 
@@ -354,6 +381,17 @@ mod tests {
              --features burn-backend-tests/cuda,burn-cubecl/cuda"
         );
         assert!(Backend::Flex.test_command().contains(&"--workspace"));
+    }
+
+    #[test]
+    fn flex_tests_also_run_the_suites_through_the_router() {
+        let commands = Backend::Flex.test_commands();
+        assert_eq!(commands.len(), 2);
+        let router = commands[1].join(" ");
+        assert!(router.contains("-p burn-backend-tests"), "{router}");
+        assert!(router.contains("burn-backend-tests/router"), "{router}");
+        assert!(FLEX_FEATURES.contains("burn/router") && FLEX_FEATURES.contains("burn/capture"));
+        assert_eq!(Backend::Wgpu.test_commands().len(), 1);
     }
 
     #[test]

@@ -1,5 +1,9 @@
 //! The fixed catalog of backends that `burn-dispatch` can route to.
 //!
+//! The decorators that are backends of their own at run time are entries
+//! too: the router (`Router`, ops through the IR to an in-process executor)
+//! and graph capture (`Capture`).
+//!
 //! This is the single list every macro of this crate reads: the variants of
 //! `DispatchTensor` / `DispatchDevice`, the `burn-dispatch` cargo feature
 //! that enables each, and the backend type behind it. Everything generated
@@ -66,6 +70,19 @@ pub(crate) const CATALOG: &[Entry] = &[
         variant: "Remote",
         feature: "remote",
         backend: "burn_remote::RemoteBackend",
+    },
+    // The router over an in-process executor of any other device
+    // (`Device::router`): every op goes through the IR and back.
+    Entry {
+        variant: "Router",
+        feature: "router",
+        backend: "crate::router::RouterBackend",
+    },
+    // Graph capture: records ops as IR, executes nothing.
+    Entry {
+        variant: "Capture",
+        feature: "capture",
+        backend: "burn_capture::CaptureBackend",
     },
 ];
 

@@ -10,7 +10,7 @@
 //! ## Map
 //!
 //! - `catalog.rs`: the fixed list of dispatchable backends (Cube, Flex,
-//!   NdArray, LibTorch, Remote): variant name, `burn-dispatch` feature,
+//!   NdArray, LibTorch, Remote, Router, Capture): variant name, `burn-dispatch` feature,
 //!   backend type. Everything generated for an entry is wrapped in
 //!   `#[cfg(feature = "…")]`, evaluated in `burn-dispatch`, so only enabled
 //!   backends compile. It also documents where autodiff routing will go.

@@ -21,6 +21,13 @@ pub enum DispatchDevice {
     /// The Flex CPU backend.
     #[cfg(feature = "flex")]
     Flex(burn_flex::FlexDevice),
+    /// The router over an in-process executor of another device: every op
+    /// is recorded as IR and executed from it there.
+    #[cfg(feature = "router")]
+    Router(crate::router::RouterDevice),
+    /// A graph-capture device: ops are recorded, nothing runs.
+    #[cfg(feature = "capture")]
+    Capture(burn_capture::CaptureDevice),
     /// A device whose new float tensors carry an autodiff context.
     #[cfg(feature = "autodiff")]
     Autodiff(AutodiffDevice),
@@ -107,6 +114,10 @@ impl PartialEq for DispatchDevice {
             (Self::Cube(a), Self::Cube(b)) => a == b,
             #[cfg(feature = "flex")]
             (Self::Flex(a), Self::Flex(b)) => a == b,
+            #[cfg(feature = "router")]
+            (Self::Router(a), Self::Router(b)) => a == b,
+            #[cfg(feature = "capture")]
+            (Self::Capture(a), Self::Capture(b)) => a == b,
             #[allow(unreachable_patterns)]
             _ => false,
         }

@@ -30,7 +30,9 @@
         feature = "flex",
         feature = "ndarray",
         feature = "tch",
-        feature = "remote"
+        feature = "remote",
+        feature = "router",
+        feature = "capture"
     )),
     allow(unused_variables, unused_imports, unreachable_code, dead_code)
 )]
@@ -43,6 +45,8 @@ extern crate std;
 pub mod autodiff;
 pub mod device;
 mod ops;
+#[cfg(feature = "router")]
+pub mod router;
 pub mod routing;
 pub mod tensor;
 
@@ -59,6 +63,10 @@ pub mod cube {
 /// The device types of the enabled backends, for code that builds a
 /// `DispatchDevice` by hand.
 pub mod devices {
+    #[cfg(feature = "router")]
+    pub use crate::router::RouterDevice;
+    #[cfg(feature = "capture")]
+    pub use burn_capture::CaptureDevice;
     #[cfg(feature = "cube")]
     pub use burn_cubecl::CubeDevice;
     #[cfg(feature = "wgpu")]
@@ -66,6 +74,11 @@ pub mod devices {
     #[cfg(feature = "flex")]
     pub use burn_flex::FlexDevice;
 }
+
+/// The checkpointing strategies of the autodiff context, re-exported so the
+/// tensor API needs no dependency on `burn-autodiff`.
+#[cfg(feature = "autodiff")]
+pub use burn_autodiff::Checkpointing;
 pub use tensor::{BackendTensor, DispatchTensor};
 
 /// The value of a tensor without its autodiff context, for reads.
@@ -113,5 +126,13 @@ impl Backend for Dispatch {
 
     fn default_int_dtype(device: &DispatchDevice) -> DType {
         device::route!(device.plain(), |B, d| B::default_int_dtype(d))
+    }
+
+    fn bool_dtype(device: &DispatchDevice) -> DType {
+        device::route!(device.plain(), |B, d| B::bool_dtype(d))
+    }
+
+    fn index_dtype(device: &DispatchDevice) -> DType {
+        device::route!(device.plain(), |B, d| B::index_dtype(d))
     }
 }

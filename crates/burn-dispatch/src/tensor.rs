@@ -103,6 +103,12 @@ pub enum DispatchTensor {
     /// Held by the Flex CPU backend.
     #[cfg(feature = "flex")]
     Flex(BackendTensor<burn_flex::Flex>),
+    /// Held by the router over an in-process executor (an id there).
+    #[cfg(feature = "router")]
+    Router(BackendTensor<crate::router::RouterBackend>),
+    /// Recorded on a capture device (an id in its graph, no value).
+    #[cfg(feature = "capture")]
+    Capture(BackendTensor<burn_capture::CaptureBackend>),
     /// A float tensor with an autodiff context: its value (a plain
     /// `DispatchTensor`, never itself autodiff) and its graph node.
     #[cfg(feature = "autodiff")]
@@ -128,3 +134,19 @@ impl TensorMetadata for DispatchTensor {
 }
 
 pub(crate) use burn_backend_extension::route_tensor as route;
+
+#[cfg(feature = "capture")]
+impl DispatchTensor {
+    /// The id of the tensor on its capture device, if it is on one.
+    pub fn capture_id(&self) -> Option<burn_ir::TensorId> {
+        match self {
+            Self::Capture(tensor) => Some(match tensor {
+                BackendTensor::Float(t) | BackendTensor::Int(t) | BackendTensor::Bool(t) => t.id(),
+            }),
+            #[cfg(feature = "autodiff")]
+            Self::Autodiff(tensor) => tensor.primitive().capture_id(),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+}

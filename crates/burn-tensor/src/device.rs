@@ -50,6 +50,47 @@ impl Device {
         Self::new(DispatchDevice::default())
     }
 
+    /// `device` reached through the operation IR: every operation on tensors
+    /// created here is recorded as IR by the router and executed from that
+    /// IR on `device`, in this process. The values are `device`'s; the
+    /// round trip is what it adds, which makes it the test bench of the IR
+    /// (the shared suites run on it with `cargo test-router`).
+    #[cfg(feature = "router")]
+    pub fn router(device: &Device) -> Self {
+        Self::new(DispatchDevice::Router(
+            burn_dispatch::devices::RouterDevice::new(device.dispatch().clone()),
+        ))
+    }
+
+    /// A new graph-capture device: operations on tensors moved or created
+    /// here are recorded, not executed, inside [`Device::capture_scope`].
+    #[cfg(feature = "capture")]
+    pub fn capture() -> Self {
+        Self::new(DispatchDevice::Capture(burn_capture::CaptureDevice::new()))
+    }
+
+    /// Records the tensor code of `capture` on this capture device as a
+    /// graph: the closure receives the [`CaptureScope`](burn_capture::CaptureScope)
+    /// and returns what its `complete` gives, naming the graph's runtime
+    /// inputs (tensors that entered with data) and outputs by
+    /// [`Tensor::capture_id`](crate::Tensor::capture_id).
+    ///
+    /// Errors with [`CaptureError::InvalidDevice`](burn_capture::CaptureError)
+    /// on a device that is not a capture device, `AlreadyActive` while
+    /// another scope records on it, and the boundary errors of
+    /// [`CaptureError`](burn_capture::CaptureError).
+    #[cfg(feature = "capture")]
+    pub fn capture_scope(
+        &self,
+        capture: impl FnOnce(burn_capture::CaptureScope) -> burn_capture::CompletedCaptureScope,
+    ) -> Result<burn_capture::CapturedGraph, burn_capture::CaptureError> {
+        match self.dispatch().plain() {
+            DispatchDevice::Capture(device) => device.capture_scope(capture),
+            #[allow(unreachable_patterns)]
+            _ => Err(burn_capture::CaptureError::InvalidDevice),
+        }
+    }
+
     /// The Flex (pure-Rust CPU) device.
     #[cfg(feature = "flex")]
     pub fn flex() -> Self {
@@ -189,6 +230,15 @@ impl Device {
                     let _ = adapter;
                     Err(not_enabled())
                 }
+            }
+            "router" => {
+                if rest.is_empty() {
+                    return Err("`router` needs the device it routes to, e.g. `router:flex`".into());
+                }
+                #[cfg(feature = "router")]
+                return Self::from_name(&rest.join(":")).map(|inner| Self::router(&inner));
+                #[allow(unreachable_code)]
+                Err(not_enabled())
             }
             _ => Err(format!("unknown backend `{backend}`")),
         }

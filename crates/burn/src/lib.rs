@@ -124,6 +124,9 @@
 //! ## Modules
 //! - [`tensor`]: `Tensor`, `Device`, dtypes, activation functions.
 //! - [`backend`]: the backend contract, for writing or extending backends.
+//! - `ir` (`ir` feature): the operation IR, every operation as data.
+//! - `capture` (`capture` feature): graph capture's scope, graph and
+//!   errors; the device is `Device::capture()`.
 //! - `module` (`std`): `Module` and its derive, `Param`, `ParamId`, `Flag`,
 //!   visitors, mappers, parameter groups.
 //! - `config` (`std`): `Config` and its derive.
@@ -148,6 +151,26 @@ pub mod tensor {
 /// The backend contract (`Backend` and the ops traits).
 pub mod backend {
     pub use burn_backend::*;
+    /// The operation IR (`ir` feature).
+    #[cfg(feature = "ir")]
+    pub use burn_ir as ir;
+}
+
+/// The operation IR: every operation of the backend contract as
+/// serializable data (`ir` feature).
+#[cfg(feature = "ir")]
+pub mod ir {
+    pub use burn_ir::*;
+}
+
+/// Graph capture (`capture` feature): the scope a `Device::capture_scope`
+/// closure receives, the graph it returns and its errors.
+#[cfg(feature = "capture")]
+pub mod capture {
+    pub use burn_capture::{
+        CaptureError, CaptureScope, CaptureTensor, CapturedGraph, CompletedCaptureScope,
+        IntoCaptureOutputs, TensorId,
+    };
 }
 
 /// Modules: the `Module` trait and derive, parameters, traversal hooks.

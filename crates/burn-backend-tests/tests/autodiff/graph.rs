@@ -298,7 +298,11 @@ fn device_equality_ignores_the_autodiff_context() {
     let plain = plain_device();
     assert_eq!(autodiff, plain);
     assert_eq!(autodiff, balanced);
-    assert_eq!(Device::default(), autodiff);
+    // The suites run on the default device, except through the router,
+    // which is asked for by name.
+    if !cfg!(feature = "router") {
+        assert_eq!(Device::default(), autodiff);
+    }
     assert!(autodiff.is_autodiff() && balanced.is_autodiff() && !plain.is_autodiff());
     assert_eq!(autodiff.checkpointing(), Some(Checkpointing::None));
     assert_eq!(balanced.checkpointing(), Some(Checkpointing::Balanced));

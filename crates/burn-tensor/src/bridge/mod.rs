@@ -70,6 +70,12 @@ impl BridgeTensor {
         }
     }
 
+    /// The tensor's id on its capture device, if it is on one.
+    #[cfg(feature = "capture")]
+    pub(crate) fn capture_id(&self) -> Option<burn_capture::TensorId> {
+        self.dispatch().capture_id()
+    }
+
     /// `"float"`, `"int"` or `"bool"`.
     pub(crate) fn kind_name(&self) -> &'static str {
         match self.get() {

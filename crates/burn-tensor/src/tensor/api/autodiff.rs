@@ -13,7 +13,7 @@ use burn_dispatch::autodiff::{self as ad, DispatchGradients};
 use crate::bridge::BridgeTensor;
 use crate::{Device, Float, Tensor, TensorKind};
 
-pub use burn_autodiff::Checkpointing;
+pub use burn_dispatch::Checkpointing;
 
 /// The gradients computed by one backward pass, read with
 /// [`Tensor::grad`] on the leaf tensors.

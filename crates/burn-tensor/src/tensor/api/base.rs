@@ -779,6 +779,11 @@ fn reshape_impl(t: BridgeTensor, spec: args::ReshapeSpec, rank: usize) -> Bridge
     let shape = args::resolve_reshape("reshape", &from, spec);
     check_rank_impl("reshape", rank, &shape);
     check::reshape("reshape", &from, &shape);
+    if shape == from {
+        // Same shape, same tensor: no operation for the backend, the graph
+        // or a recorder to see (layers reshape to what they already have).
+        return t;
+    }
     ops::reshape(t, shape)
 }
 

@@ -1,5 +1,6 @@
 //! The public methods of `Tensor`, one file per kind family:
-//! `base.rs` (every kind), `numeric.rs` (float and int), `float.rs`, `int.rs`, `bool.rs`.
+//! `base.rs` (every kind), `numeric.rs` (float and int), `float.rs`, `int.rs`, `bool.rs`;
+//! `autodiff.rs` and `capture.rs` for the contexts behind their features.
 //!
 //! Every method body is thin: check the user-facing shape rules (naming the
 //! op and shapes), then call a non-generic function of `crate::bridge::ops`.
@@ -8,6 +9,8 @@
 mod autodiff;
 mod base;
 mod bool;
+#[cfg(feature = "capture")]
+mod capture;
 mod float;
 mod int;
 mod numeric;
