@@ -204,6 +204,10 @@ WORKLOADS = {
     ),
     "add_f32_8x8": add_tiny(False),
     "add_f32_8x8_autodiff": add_tiny(True),
+    # The router and capture rows of the Rust suite are read against the
+    # same eager add: PyTorch has no counterpart of either layer.
+    "add_f32_8x8_router": add_tiny(False),
+    "add_f32_8x8_capture_x100": add_tiny(False),
     "mlp_forward": mlp_step("forward"),
     "mlp_forward_autodiff": mlp_step("forward_autodiff"),
     "mlp_forward_backward": mlp_step("forward_backward"),

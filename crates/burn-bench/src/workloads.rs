@@ -149,6 +149,50 @@ fn add_tiny(name: &'static str, autodiff: bool) -> Workload {
     })
 }
 
+/// The 8×8 add through the router's in-process channel: the op recorded as
+/// IR, then executed from it on the same Flex device (`add_f32_8x8` is the
+/// direct path beside it).
+fn add_tiny_router(name: &'static str) -> Workload {
+    Workload::new(name, Kind::Overhead, 0.0, move |device| {
+        let routed = Device::router(device);
+        let (a, b) = (uniform([8, 8], &routed), uniform([8, 8], &routed));
+        Box::new(move || vec![(a.clone() + b.clone()).into_data()])
+    })
+}
+
+/// Ops recorded a capture scope in [`add_tiny_capture`].
+pub const CAPTURED_ADDS: usize = 100;
+
+/// Recording on a capture device: one scope of [`CAPTURED_ADDS`] 8×8 adds of
+/// two tensors that enter with data; the per-op cost is the time over
+/// `CAPTURED_ADDS` (the scope and the two tensors are shared by the adds).
+/// Nothing is computed, so the runner returns no data.
+fn add_tiny_capture(name: &'static str) -> Workload {
+    Workload::new(name, Kind::Overhead, 0.0, move |device| {
+        let (a, b) = (
+            uniform([8, 8], device).into_data(),
+            uniform([8, 8], device).into_data(),
+        );
+        let capture = Device::capture();
+        Box::new(move || {
+            let graph = capture
+                .capture_scope(|scope| {
+                    let x = Tensor::<2>::from_data(a.clone(), &capture);
+                    let y = Tensor::<2>::from_data(b.clone(), &capture);
+                    let mut last = None;
+                    for _ in 0..CAPTURED_ADDS {
+                        last = Some(x.clone() + y.clone());
+                    }
+                    let out = last.expect("at least one add").capture_id();
+                    scope.complete([], [out])
+                })
+                .expect("the capture completes");
+            assert_eq!(graph.graph.operations.len(), CAPTURED_ADDS + 2);
+            Vec::new()
+        })
+    })
+}
+
 /// Which passes an MLP workload times.
 #[derive(Clone, Copy)]
 enum Pass {
@@ -244,6 +288,8 @@ pub fn all() -> Vec<Workload> {
         ),
         add_tiny("add_f32_8x8", false),
         add_tiny("add_f32_8x8_autodiff", true),
+        add_tiny_router("add_f32_8x8_router"),
+        add_tiny_capture("add_f32_8x8_capture_x100"),
         mlp_step("mlp_forward", Pass::Forward),
         mlp_step("mlp_forward_autodiff", Pass::ForwardAutodiff),
         mlp_step("mlp_forward_backward", Pass::ForwardBackward),
@@ -462,6 +508,10 @@ mod tests {
         assert_eq!(runner()[0].num_elements(), 16);
         let mut runner = add_tiny("a", true).setup(&device);
         assert_eq!(runner()[0].num_elements(), 64);
+        let mut runner = add_tiny_router("r").setup(&device);
+        assert_eq!(runner()[0].num_elements(), 64);
+        let mut runner = add_tiny_capture("c").setup(&device);
+        assert!(runner().is_empty());
     }
 
     #[test]
