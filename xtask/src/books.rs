@@ -252,7 +252,8 @@ fn check_links(book: Book, output: &Path) -> Result<(), String> {
     ))
 }
 
-/// Builds `burn` with `flex` in its own target directory and returns the
+/// Builds `burn` with `flex` (and `capture` and `router`, which the book's
+/// capture chapter uses) in its own target directory and returns the
 /// directory holding it and its dependencies, for `mdbook test -L`.
 ///
 /// mdBook passes the directory to rustdoc as a search path only, so an
@@ -270,7 +271,7 @@ fn build_test_library() -> Result<PathBuf, String> {
         "--package",
         "burn",
         "--features",
-        "flex",
+        "flex,capture,router",
         "--target-dir",
         &target_arg,
     ]))?;

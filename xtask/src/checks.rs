@@ -6,7 +6,13 @@ use crate::tools::{self, Availability};
 /// Crates that must build without their default (std) features. Add new
 /// no_std crates here; names without a `crates/<name>` directory are skipped,
 /// so the list can run ahead of the workspace.
-pub const NO_STD_CRATES: &[&str] = &["burn-std", "burn-backend", "burn-flex", "burn-dispatch"];
+pub const NO_STD_CRATES: &[&str] = &[
+    "burn-std",
+    "burn-backend",
+    "burn-ir",
+    "burn-flex",
+    "burn-dispatch",
+];
 
 /// One step of run-checks, in the order they run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
