@@ -226,6 +226,9 @@ pub(crate) fn read(buffer: Arc<Buffer>, key: Option<&str>) -> Result<Vec<StoreTe
     Ok(tensors)
 }
 
+/// How many times over a view may read its storage (plus 1 MiB).
+const MAX_EXPANSION: u64 = 64;
+
 enum ViewError {
     Store(StoreError),
     Pytorch(PytorchError),
@@ -260,6 +263,22 @@ fn to_view(
         && storage_dtype != tensor.dtype
     {
         return Err(fail("the tensor's dtype differs from its storage's"));
+    }
+    // A view with zero or overlapping strides (`expand`, `as_strided`)
+    // reads its storage more than once, so its size is not bounded by the
+    // file. Refuse the absurd before anything is allocated for it.
+    let materialized = shape
+        .iter()
+        .try_fold(tensor.dtype.size() as u64, |acc, &d| {
+            acc.checked_mul(d as u64)
+        });
+    let limit = (bounds.len() as u64)
+        .saturating_mul(MAX_EXPANSION)
+        .saturating_add(1 << 20);
+    if materialized.is_none_or(|bytes| bytes > limit) {
+        return Err(fail(
+            "its shape asks for more than 64 times its storage's bytes",
+        ));
     }
     StoreTensor::view(
         name.clone(),

@@ -29,3 +29,4 @@ pub fn scratch(test: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).expect("scratch dir");
     dir
 }
+pub mod craft;
