@@ -252,7 +252,7 @@ fn check_links(book: Book, output: &Path) -> Result<(), String> {
     ))
 }
 
-/// Builds `burn` with `flex` in its own target directory and returns the
+/// Builds `burn` with `flex` and `pytorch` in its own target directory and returns the
 /// directory holding it and its dependencies, for `mdbook test -L`.
 ///
 /// mdBook passes the directory to rustdoc as a search path only, so an
@@ -270,7 +270,9 @@ fn build_test_library() -> Result<PathBuf, String> {
         "--package",
         "burn",
         "--features",
-        "flex",
+        // `pytorch` brings `store` with it: the saving and loading chapter
+        // shows the SafeTensors and PyTorch stores.
+        "flex,pytorch",
         "--target-dir",
         &target_arg,
     ]))?;

@@ -2,10 +2,12 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use burn_std::Bytes;
 
 use crate::options::{StoreOptions, store_builders};
+use crate::tensor::Buffer;
 use crate::{ApplyResult, ModuleSnapshot, ModuleStore, StoreError, StoreTensor};
 
 enum Source {
@@ -136,8 +138,16 @@ impl BurnpackStore {
                 file: origin.clone(),
                 source,
             };
+            let mut mapped = None;
             let reader = match (&self.source, self.path()) {
-                (_, Some(path)) => burn_pack::Reader::open(path).map_err(pack)?,
+                (_, Some(path)) => {
+                    let reader = burn_pack::Reader::open(&path).map_err(pack)?;
+                    // Our own map of the file, whose pages are released as
+                    // each tensor is copied out (the reader's are not ours
+                    // to manage); the reader has checked every range.
+                    mapped = Some(Arc::new(Buffer::map_file(&path)?));
+                    reader
+                }
                 (Source::Bytes(Some(bytes)), _) => {
                     burn_pack::Reader::from_bytes(Bytes::from_slice(bytes)).map_err(pack)?
                 }
@@ -153,8 +163,20 @@ impl BurnpackStore {
             let tensors = reader
                 .into_tensors()
                 .into_iter()
-                .map(StoreTensor::from)
-                .collect();
+                .map(|tensor| match (&mapped, tensor.pack_range()) {
+                    (Some(buffer), Some(range)) => {
+                        let (name, dtype, shape, id) = (
+                            tensor.name.clone(),
+                            tensor.dtype,
+                            tensor.shape.dims.clone(),
+                            tensor.param_id,
+                        );
+                        StoreTensor::contiguous(name, dtype, shape, buffer.clone(), range)
+                            .map(|t| t.with_param_id(id))
+                    }
+                    _ => Ok(StoreTensor::from(tensor)),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
             self.cache = Some(self.options.prepare_source(tensors, &origin)?);
         }
         Ok(self.cache.as_ref().expect("filled above"))
