@@ -11,7 +11,9 @@ use burn::nn::{
     MaxPool2dConfig, PaddingConfig2d, Relu,
 };
 use burn::prelude::*;
-use burn::store::{ModuleSnapshot, PyTorchToBurnAdapter, PytorchStore, SafetensorsStore};
+use burn::store::{
+    BurnToPyTorchAdapter, ModuleSnapshot, PyTorchToBurnAdapter, PytorchStore, SafetensorsStore,
+};
 
 /// The network of `pytorch/train.py`, field for field: the PyTorch names
 /// (`conv1.weight`, `bn1.running_var`, `fc1.bias`, …) are the Burn paths.
@@ -152,4 +154,11 @@ fn main() {
         "both files predict as PyTorch does on all {} images",
         expected.labels.len()
     );
+
+    // And back: exported in PyTorch's layout and names, for
+    // `pytorch/check_export.py` to load with `load_state_dict`.
+    let export = std::env::temp_dir().join("digits_cnn_export.safetensors");
+    let mut store = SafetensorsStore::from_file(&export).with_to_adapter(BurnToPyTorchAdapter);
+    model.save_into(&mut store).expect("export");
+    println!("exported for PyTorch: {}", export.display());
 }
