@@ -252,8 +252,8 @@ fn check_links(book: Book, output: &Path) -> Result<(), String> {
     ))
 }
 
-/// Builds `burn` with `flex` (and `capture` and `router`, which the book's
-/// capture chapter uses) in its own target directory and returns the
+/// Builds `burn` with `flex` and the features the book's chapters use
+/// (`pytorch`, `capture`, `router`) in its own target directory and returns the
 /// directory holding it and its dependencies, for `mdbook test -L`.
 ///
 /// mdBook passes the directory to rustdoc as a search path only, so an
@@ -271,7 +271,10 @@ fn build_test_library() -> Result<PathBuf, String> {
         "--package",
         "burn",
         "--features",
-        "flex,capture,router",
+        // `pytorch` brings `store` with it (the saving and loading chapter
+        // shows the SafeTensors and PyTorch stores); `capture` and `router`
+        // are the graph capture chapter's.
+        "flex,pytorch,capture,router",
         "--target-dir",
         &target_arg,
     ]))?;

@@ -146,6 +146,18 @@ impl Tensor {
         }
     }
 
+    /// Where the bytes of a tensor read from a pack lie in it: the byte range
+    /// from the start of the file or buffer the [`Reader`](crate::Reader)
+    /// opened, checked against its length. `None` for a resident or deferred
+    /// tensor. Lets a caller that maps the file itself (to manage its pages)
+    /// find the data without a second parse.
+    pub fn pack_range(&self) -> Option<Range<usize>> {
+        match &self.source {
+            Source::Stored { range, .. } => Some(range.clone()),
+            _ => None,
+        }
+    }
+
     /// Whether the bytes are still to be produced by a provider.
     pub fn is_deferred(&self) -> bool {
         matches!(self.source, Source::Deferred { .. })

@@ -44,6 +44,12 @@
 //!   clipping and their records (implies `autodiff`).
 //! - `train`: the training loop (`burn::train`), implies `optim`; `tui`
 //!   adds its terminal dashboard.
+//! - `store`: `burn::store` gains the snapshot tooling of `burn-store`
+//!   (`ModuleSnapshot`, `BurnpackStore`, `SafetensorsStore`, filters, key
+//!   remapping, adapters).
+//! - `safetensors`: SafeTensors import and export (implies `store`; `store`
+//!   already includes it, since burn-core needs std).
+//! - `pytorch`: PyTorch `.pt` / `.pth` import, `PytorchStore` (implies `store`).
 //! - `network`: dataset downloads over HTTPS (MNIST's files), with a
 //!   progress line and checksums.
 //!
@@ -131,7 +137,8 @@
 //!   visitors, mappers, parameter groups.
 //! - `config` (`std`): `Config` and its derive.
 //! - `store` (`std`): `ModuleRecord`, a module's weights as a burnpack file
-//!   or bytes.
+//!   or bytes; with the `store` feature, the snapshot tooling and the
+//!   burnpack, SafeTensors and (`pytorch`) PyTorch stores.
 //! - `data` (`std`): datasets and their transforms (`data::dataset`), and
 //!   batchers and data loaders (`data::dataloader`).
 //! - `nn` (`std`): layers (`Linear`, `Embedding`, norms, …), activation
@@ -185,10 +192,15 @@ pub mod config {
     pub use burn_core::config::*;
 }
 
-/// Saving and loading weights: `ModuleRecord` and its load options.
+/// Saving and loading weights: `ModuleRecord` and its load options (always
+/// with `std`); with the `store` feature, `burn-store`'s snapshots and
+/// stores (`ModuleSnapshot`, `BurnpackStore`, `SafetensorsStore`,
+/// `PytorchStore` with `pytorch`, `PathFilter`, `KeyRemapper`, adapters).
 #[cfg(feature = "std")]
 pub mod store {
     pub use burn_core::record::*;
+    #[cfg(feature = "store")]
+    pub use burn_store::*;
 }
 
 /// Data: `data::dataset` (the `Dataset` trait, in-memory sources, transforms,
