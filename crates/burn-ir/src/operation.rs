@@ -894,294 +894,390 @@ pub struct OperationTensors<'a> {
     pub outputs: Vec<&'a TensorIr>,
 }
 
+/// [`OperationTensors`], mutable: to renumber ids or update statuses.
+#[derive(Debug, Default, PartialEq)]
+pub struct OperationTensorsMut<'a> {
+    /// What the operation reads, in argument order.
+    pub inputs: Vec<&'a mut TensorIr>,
+    /// What it creates, in result order.
+    pub outputs: Vec<&'a mut TensorIr>,
+}
+
 impl<'a> OperationTensors<'a> {
     fn new(inputs: Vec<&'a TensorIr>, outputs: Vec<&'a TensorIr>) -> Self {
         Self { inputs, outputs }
     }
 }
 
-impl UnaryOpIr {
-    fn tensors(&self) -> OperationTensors<'_> {
-        OperationTensors::new(vec![&self.input], vec![&self.out])
+impl<'a> OperationTensorsMut<'a> {
+    fn new(inputs: Vec<&'a mut TensorIr>, outputs: Vec<&'a mut TensorIr>) -> Self {
+        Self { inputs, outputs }
     }
 }
 
-impl BinaryOpIr {
-    fn tensors(&self) -> OperationTensors<'_> {
-        OperationTensors::new(vec![&self.lhs, &self.rhs], vec![&self.out])
-    }
-}
+/// The visitors `tensors` (`&self`) and `tensors_mut` (`&mut self`) from one
+/// body: with match ergonomics the same patterns bind shared or mutable
+/// references, so the two cannot disagree about which field is an input.
+macro_rules! tensor_visitors {
+    ($name:ident, $ret:ident, $iter:ident $(, $m:tt)?) => {
+        impl UnaryOpIr {
+            fn $name(& $($m)? self) -> $ret<'_> {
+                $ret::new(vec![& $($m)? self.input], vec![& $($m)? self.out])
+            }
+        }
 
-impl ScalarOpIr {
-    fn tensors(&self) -> OperationTensors<'_> {
-        OperationTensors::new(vec![&self.lhs], vec![&self.out])
-    }
-}
+        impl BinaryOpIr {
+            fn $name(& $($m)? self) -> $ret<'_> {
+                $ret::new(vec![& $($m)? self.lhs, & $($m)? self.rhs], vec![& $($m)? self.out])
+            }
+        }
 
-impl DimOpIr {
-    fn tensors(&self) -> OperationTensors<'_> {
-        OperationTensors::new(vec![&self.input], vec![&self.out])
-    }
-}
+        impl ScalarOpIr {
+            fn $name(& $($m)? self) -> $ret<'_> {
+                $ret::new(vec![& $($m)? self.lhs], vec![& $($m)? self.out])
+            }
+        }
 
-impl<const N: usize> ConvIr<N> {
-    fn tensors(&self) -> OperationTensors<'_> {
-        let mut inputs = vec![&self.x, &self.weight];
-        inputs.extend(&self.bias);
-        OperationTensors::new(inputs, vec![&self.out])
-    }
-}
+        impl DimOpIr {
+            fn $name(& $($m)? self) -> $ret<'_> {
+                $ret::new(vec![& $($m)? self.input], vec![& $($m)? self.out])
+            }
+        }
 
-impl<const N: usize> ConvTransposeIr<N> {
-    fn tensors(&self) -> OperationTensors<'_> {
-        let mut inputs = vec![&self.x, &self.weight];
-        inputs.extend(&self.bias);
-        OperationTensors::new(inputs, vec![&self.out])
-    }
-}
+        impl<const N: usize> ConvIr<N> {
+            fn $name(& $($m)? self) -> $ret<'_> {
+                let mut inputs = vec![& $($m)? self.x, & $($m)? self.weight];
+                inputs.extend(& $($m)? self.bias);
+                $ret::new(inputs, vec![& $($m)? self.out])
+            }
+        }
 
-/// `(inputs) -> (outputs)` as an [`OperationTensors`].
-macro_rules! io {
-    ([$($input:expr),*] -> [$($output:expr),*]) => {
-        OperationTensors::new(vec![$($input),*], vec![$($output),*])
+        impl<const N: usize> ConvTransposeIr<N> {
+            fn $name(& $($m)? self) -> $ret<'_> {
+                let mut inputs = vec![& $($m)? self.x, & $($m)? self.weight];
+                inputs.extend(& $($m)? self.bias);
+                $ret::new(inputs, vec![& $($m)? self.out])
+            }
+        }
+
+        impl OperationIr {
+            /// The tensors the operation reads and creates.
+            pub fn $name(& $($m)? self) -> $ret<'_> {
+                match self {
+                    OperationIr::Init(op) => op.$name(),
+                    OperationIr::Base(_, op) => op.$name(),
+                    OperationIr::Numeric(_, op) => op.$name(),
+                    OperationIr::Float(op) => op.$name(),
+                    OperationIr::Int(op) => op.$name(),
+                    OperationIr::Bool(op) => op.$name(),
+                    OperationIr::Module(op) => op.$name(),
+                    OperationIr::Activation(op) => op.$name(),
+                    OperationIr::Quantized(op) => match *op {},
+                    OperationIr::Drop(tensor) => $ret::new(vec![tensor], vec![]),
+                }
+            }
+        }
+
+        impl InitOperationIr {
+            /// The tensors the operation reads (none) and creates.
+            pub fn $name(& $($m)? self) -> $ret<'_> {
+                match self {
+                    InitOperationIr::FromData { out }
+                    | InitOperationIr::Full { out, .. }
+                    | InitOperationIr::Empty { out }
+                    | InitOperationIr::Random { out, .. }
+                    | InitOperationIr::Arange { out, .. } => $ret::new(vec![], vec![out]),
+                }
+            }
+        }
+
+        impl BaseOperationIr {
+            /// The tensors the operation reads and creates.
+            pub fn $name(& $($m)? self) -> $ret<'_> {
+                use BaseOperationIr as B;
+                match self {
+                    B::Reshape(desc) | B::Expand(desc) => desc.$name(),
+                    B::Permute { input, out, .. }
+                    | B::SwapDims { input, out, .. }
+                    | B::Flip { input, out, .. }
+                    | B::Slice { input, out, .. }
+                    | B::Narrow { input, out, .. }
+                    | B::RepeatDim { input, out, .. } => $ret::new(vec![input], vec![out]),
+                    B::SliceAssign {
+                        input, value, out, ..
+                    } => $ret::new(vec![input, value], vec![out]),
+                    B::Cat { inputs, out, .. } => $ret::new(inputs.$iter().collect(), vec![out]),
+                    B::Gather {
+                        input, indices, out, ..
+                    }
+                    | B::Select {
+                        input, indices, out, ..
+                    } => $ret::new(vec![input, indices], vec![out]),
+                    B::MaskWhere {
+                        input,
+                        mask,
+                        value,
+                        out,
+                    } => $ret::new(vec![input, mask, value], vec![out]),
+                }
+            }
+        }
+
+        impl NumericOperationIr {
+            /// The tensors the operation reads and creates.
+            pub fn $name(& $($m)? self) -> $ret<'_> {
+                use NumericOperationIr as N;
+                match self {
+                    N::Binary { desc, .. } | N::Compare { desc, .. } | N::Matmul(desc) => desc.$name(),
+                    N::BinaryScalar { desc, .. } | N::CompareScalar { desc, .. } => desc.$name(),
+                    N::Cast(desc) | N::Reduce { desc, .. } | N::Mean(desc) => desc.$name(),
+                    N::ReduceDim { desc, .. }
+                    | N::MeanDim(desc)
+                    | N::ArgReduce { desc, .. }
+                    | N::Cumulative { desc, .. }
+                    | N::Sort { desc, .. }
+                    | N::Argsort { desc, .. } => desc.$name(),
+                    N::ReduceDimWithIndices { desc, indices, .. }
+                    | N::SortWithIndices { desc, indices, .. }
+                    | N::TopkWithIndices { desc, indices, .. } => {
+                        $ret::new(vec![& $($m)? desc.input], vec![& $($m)? desc.out, indices])
+                    }
+                    N::Clamp { input, out, .. }
+                    | N::Any { input, out, .. }
+                    | N::All { input, out, .. }
+                    | N::Tril { input, out, .. }
+                    | N::Triu { input, out, .. } => $ret::new(vec![input], vec![out]),
+                    N::ScatterAdd {
+                        input,
+                        indices,
+                        value,
+                        out,
+                        ..
+                    }
+                    | N::SelectAdd {
+                        input,
+                        indices,
+                        value,
+                        out,
+                        ..
+                    } => $ret::new(vec![input, indices, value], vec![out]),
+                    N::MaskFill {
+                        input, mask, out, ..
+                    } => $ret::new(vec![input, mask], vec![out]),
+                }
+            }
+        }
+
+        impl FloatOperationIr {
+            /// The tensors the operation reads and creates.
+            pub fn $name(& $($m)? self) -> $ret<'_> {
+                use FloatOperationIr as F;
+                match self {
+                    F::Unary { desc, .. } => desc.$name(),
+                    F::Binary { desc, .. } | F::PowInt(desc) => desc.$name(),
+                    F::PowIntScalar(desc) => desc.$name(),
+                    F::IntoInt(desc) | F::IsNan(desc) | F::IsInf(desc) | F::MaxAbs(desc) => desc.$name(),
+                }
+            }
+        }
+
+        impl IntOperationIr {
+            /// The tensors the operation reads and creates.
+            pub fn $name(& $($m)? self) -> $ret<'_> {
+                use IntOperationIr as I;
+                match self {
+                    I::Unary { desc, .. } | I::IntoFloat(desc) => desc.$name(),
+                    I::Bitwise { desc, .. } | I::PowFloat(desc) => desc.$name(),
+                    I::BitwiseScalar { desc, .. } | I::PowFloatScalar(desc) => desc.$name(),
+                }
+            }
+        }
+
+        impl BoolOperationIr {
+            /// The tensors the operation reads and creates.
+            pub fn $name(& $($m)? self) -> $ret<'_> {
+                use BoolOperationIr as B;
+                match self {
+                    B::Binary { desc, .. } => desc.$name(),
+                    B::Not(desc) | B::IntoInt(desc) | B::IntoFloat(desc) => desc.$name(),
+                    B::Any { input, out, .. } | B::All { input, out, .. } => $ret::new(vec![input], vec![out]),
+                }
+            }
+        }
+
+        impl ModuleOperationIr {
+            /// The tensors the operation reads and creates.
+            pub fn $name(& $($m)? self) -> $ret<'_> {
+                use ModuleOperationIr as M;
+                match self {
+                    M::Embedding {
+                        weights,
+                        indices,
+                        out,
+                    } => $ret::new(vec![weights, indices], vec![out]),
+                    M::EmbeddingBackward {
+                        weights,
+                        output_grad,
+                        indices,
+                        out,
+                    } => $ret::new(vec![weights, output_grad, indices], vec![out]),
+                    M::Conv1d(desc) => desc.$name(),
+                    M::Conv2d(desc) => desc.$name(),
+                    M::Conv3d(desc) => desc.$name(),
+                    M::ConvTranspose1d(desc) => desc.$name(),
+                    M::ConvTranspose2d(desc) => desc.$name(),
+                    M::ConvTranspose3d(desc) => desc.$name(),
+                    M::Conv3dWeightBackward {
+                        x,
+                        output_grad,
+                        out,
+                        ..
+                    } => $ret::new(vec![x, output_grad], vec![out]),
+                    M::Unfold4d { x, out, .. }
+                    | M::MaxPool1d { x, out, .. }
+                    | M::MaxPool2d { x, out, .. }
+                    | M::AvgPool1d { x, out, .. }
+                    | M::AvgPool2d { x, out, .. }
+                    | M::Interpolate { x, out, .. } => $ret::new(vec![x], vec![out]),
+                    M::MaxPool1dWithIndices {
+                        x, out, indices, ..
+                    }
+                    | M::MaxPool2dWithIndices {
+                        x, out, indices, ..
+                    } => $ret::new(vec![x], vec![out, indices]),
+                    M::MaxPool2dWithIndicesBackward {
+                        x,
+                        output_grad,
+                        indices,
+                        out,
+                        ..
+                    } => $ret::new(vec![x, output_grad, indices], vec![out]),
+                    M::AvgPool2dBackward { x, grad, out, .. }
+                    | M::AdaptiveAvgPool2dBackward { x, grad, out }
+                    | M::InterpolateBackward { x, grad, out, .. } => $ret::new(vec![x, grad], vec![out]),
+                    M::AdaptiveAvgPool1d(desc) | M::AdaptiveAvgPool2d(desc) => desc.$name(),
+                    M::Attention {
+                        query,
+                        key,
+                        value,
+                        mask,
+                        out,
+                        ..
+                    } => {
+                        let mut inputs = vec![query, key, value];
+                        inputs.extend(mask);
+                        $ret::new(inputs, vec![out])
+                    }
+                }
+            }
+        }
+
+        impl ActivationOperationIr {
+            /// The tensors the operation reads and creates.
+            pub fn $name(& $($m)? self) -> $ret<'_> {
+                use ActivationOperationIr as A;
+                match self {
+                    A::Relu(desc) | A::Gelu(desc) | A::Sigmoid(desc) | A::LogSigmoid(desc) | A::Silu(desc) => {
+                        desc.$name()
+                    }
+                    A::ReluBackward(desc)
+                    | A::GeluBackward(desc)
+                    | A::SigmoidBackward(desc)
+                    | A::LogSigmoidBackward(desc) => desc.$name(),
+                    A::LeakyRelu(desc) => desc.$name(),
+                    A::HardSigmoid { input, out, .. } => $ret::new(vec![input], vec![out]),
+                    A::Softmax(desc) | A::LogSoftmax(desc) => desc.$name(),
+                }
+            }
+        }
     };
 }
 
+tensor_visitors!(tensors, OperationTensors, iter);
+tensor_visitors!(tensors_mut, OperationTensorsMut, iter_mut, mut);
+
+// ------------------------------------------------------------------ scalars
+
 impl OperationIr {
-    /// The tensors the operation reads and creates.
-    pub fn tensors(&self) -> OperationTensors<'_> {
-        match self {
-            OperationIr::Init(op) => op.tensors(),
-            OperationIr::Base(_, op) => op.tensors(),
-            OperationIr::Numeric(_, op) => op.tensors(),
-            OperationIr::Float(op) => op.tensors(),
-            OperationIr::Int(op) => op.tensors(),
-            OperationIr::Bool(op) => op.tensors(),
-            OperationIr::Module(op) => op.tensors(),
-            OperationIr::Activation(op) => op.tensors(),
-            OperationIr::Quantized(op) => match *op {},
-            OperationIr::Drop(tensor) => io!([tensor] -> []),
-        }
-    }
-}
-
-impl InitOperationIr {
-    /// The tensors the operation reads (none) and creates.
-    pub fn tensors(&self) -> OperationTensors<'_> {
-        match self {
-            InitOperationIr::FromData { out }
-            | InitOperationIr::Full { out, .. }
-            | InitOperationIr::Empty { out }
-            | InitOperationIr::Random { out, .. }
-            | InitOperationIr::Arange { out, .. } => io!([] -> [out]),
-        }
-    }
-}
-
-impl BaseOperationIr {
-    /// The tensors the operation reads and creates.
-    pub fn tensors(&self) -> OperationTensors<'_> {
-        use BaseOperationIr as B;
-        match self {
-            B::Reshape(desc) | B::Expand(desc) => desc.tensors(),
-            B::Permute { input, out, .. }
-            | B::SwapDims { input, out, .. }
-            | B::Flip { input, out, .. }
-            | B::Slice { input, out, .. }
-            | B::Narrow { input, out, .. }
-            | B::RepeatDim { input, out, .. } => io!([input] -> [out]),
-            B::SliceAssign {
-                input, value, out, ..
-            } => io!([input, value] -> [out]),
-            B::Cat { inputs, out, .. } => OperationTensors::new(inputs.iter().collect(), vec![out]),
-            B::Gather {
-                input,
-                indices,
-                out,
-                ..
-            }
-            | B::Select {
-                input,
-                indices,
-                out,
-                ..
-            } => io!([input, indices] -> [out]),
-            B::MaskWhere {
-                input,
-                mask,
-                value,
-                out,
-            } => io!([input, mask, value] -> [out]),
-        }
-    }
-}
-
-impl NumericOperationIr {
-    /// The tensors the operation reads and creates.
-    pub fn tensors(&self) -> OperationTensors<'_> {
+    /// The scalar arguments of the operation, mutable: the values a fused
+    /// kernel takes at run time rather than compiles in (a cache keyed by
+    /// the operations ignores them).
+    pub fn scalars_mut(&mut self) -> Vec<&mut ScalarIr> {
+        use ActivationOperationIr as A;
         use NumericOperationIr as N;
         match self {
-            N::Binary { desc, .. } | N::Compare { desc, .. } | N::Matmul(desc) => desc.tensors(),
-            N::BinaryScalar { desc, .. } | N::CompareScalar { desc, .. } => desc.tensors(),
-            N::Cast(desc) | N::Reduce { desc, .. } | N::Mean(desc) => desc.tensors(),
-            N::ReduceDim { desc, .. }
-            | N::MeanDim(desc)
-            | N::ArgReduce { desc, .. }
-            | N::Cumulative { desc, .. }
-            | N::Sort { desc, .. }
-            | N::Argsort { desc, .. } => desc.tensors(),
-            N::ReduceDimWithIndices { desc, indices, .. }
-            | N::SortWithIndices { desc, indices, .. }
-            | N::TopkWithIndices { desc, indices, .. } => {
-                io!([&desc.input] -> [&desc.out, indices])
-            }
-            N::Clamp { input, out, .. }
-            | N::Any { input, out, .. }
-            | N::All { input, out, .. }
-            | N::Tril { input, out, .. }
-            | N::Triu { input, out, .. } => io!([input] -> [out]),
-            N::ScatterAdd {
-                input,
-                indices,
-                value,
-                out,
-                ..
-            }
-            | N::SelectAdd {
-                input,
-                indices,
-                value,
-                out,
-                ..
-            } => io!([input, indices, value] -> [out]),
-            N::MaskFill {
-                input, mask, out, ..
-            } => io!([input, mask] -> [out]),
-        }
-    }
-}
-
-impl FloatOperationIr {
-    /// The tensors the operation reads and creates.
-    pub fn tensors(&self) -> OperationTensors<'_> {
-        use FloatOperationIr as F;
-        match self {
-            F::Unary { desc, .. } => desc.tensors(),
-            F::Binary { desc, .. } | F::PowInt(desc) => desc.tensors(),
-            F::PowIntScalar(desc) => desc.tensors(),
-            F::IntoInt(desc) | F::IsNan(desc) | F::IsInf(desc) | F::MaxAbs(desc) => desc.tensors(),
-        }
-    }
-}
-
-impl IntOperationIr {
-    /// The tensors the operation reads and creates.
-    pub fn tensors(&self) -> OperationTensors<'_> {
-        use IntOperationIr as I;
-        match self {
-            I::Unary { desc, .. } | I::IntoFloat(desc) => desc.tensors(),
-            I::Bitwise { desc, .. } | I::PowFloat(desc) => desc.tensors(),
-            I::BitwiseScalar { desc, .. } | I::PowFloatScalar(desc) => desc.tensors(),
-        }
-    }
-}
-
-impl BoolOperationIr {
-    /// The tensors the operation reads and creates.
-    pub fn tensors(&self) -> OperationTensors<'_> {
-        use BoolOperationIr as B;
-        match self {
-            B::Binary { desc, .. } => desc.tensors(),
-            B::Not(desc) | B::IntoInt(desc) | B::IntoFloat(desc) => desc.tensors(),
-            B::Any { input, out, .. } | B::All { input, out, .. } => io!([input] -> [out]),
-        }
-    }
-}
-
-impl ModuleOperationIr {
-    /// The tensors the operation reads and creates.
-    pub fn tensors(&self) -> OperationTensors<'_> {
-        use ModuleOperationIr as M;
-        match self {
-            M::Embedding {
-                weights,
-                indices,
-                out,
-            } => io!([weights, indices] -> [out]),
-            M::EmbeddingBackward {
-                weights,
-                output_grad,
-                indices,
-                out,
-            } => io!([weights, output_grad, indices] -> [out]),
-            M::Conv1d(desc) => desc.tensors(),
-            M::Conv2d(desc) => desc.tensors(),
-            M::Conv3d(desc) => desc.tensors(),
-            M::ConvTranspose1d(desc) => desc.tensors(),
-            M::ConvTranspose2d(desc) => desc.tensors(),
-            M::ConvTranspose3d(desc) => desc.tensors(),
-            M::Conv3dWeightBackward {
-                x,
-                output_grad,
-                out,
-                ..
-            } => io!([x, output_grad] -> [out]),
-            M::Unfold4d { x, out, .. }
-            | M::MaxPool1d { x, out, .. }
-            | M::MaxPool2d { x, out, .. }
-            | M::AvgPool1d { x, out, .. }
-            | M::AvgPool2d { x, out, .. }
-            | M::Interpolate { x, out, .. } => io!([x] -> [out]),
-            M::MaxPool1dWithIndices {
-                x, out, indices, ..
-            }
-            | M::MaxPool2dWithIndices {
-                x, out, indices, ..
-            } => io!([x] -> [out, indices]),
-            M::MaxPool2dWithIndicesBackward {
-                x,
-                output_grad,
-                indices,
-                out,
-                ..
-            } => io!([x, output_grad, indices] -> [out]),
-            M::AvgPool2dBackward { x, grad, out, .. }
-            | M::AdaptiveAvgPool2dBackward { x, grad, out }
-            | M::InterpolateBackward { x, grad, out, .. } => io!([x, grad] -> [out]),
-            M::AdaptiveAvgPool1d(desc) | M::AdaptiveAvgPool2d(desc) => desc.tensors(),
-            M::Attention {
-                query,
-                key,
-                value,
-                mask,
-                out,
-                ..
-            } => {
-                let mut inputs = vec![query, key, value];
-                inputs.extend(mask);
-                OperationTensors::new(inputs, vec![out])
-            }
-        }
-    }
-}
-
-impl ActivationOperationIr {
-    /// The tensors the operation reads and creates.
-    pub fn tensors(&self) -> OperationTensors<'_> {
-        use ActivationOperationIr as A;
-        match self {
-            A::Relu(desc)
-            | A::Gelu(desc)
-            | A::Sigmoid(desc)
-            | A::LogSigmoid(desc)
-            | A::Silu(desc) => desc.tensors(),
-            A::ReluBackward(desc)
-            | A::GeluBackward(desc)
-            | A::SigmoidBackward(desc)
-            | A::LogSigmoidBackward(desc) => desc.tensors(),
-            A::LeakyRelu(desc) => desc.tensors(),
-            A::HardSigmoid { input, out, .. } => io!([input] -> [out]),
-            A::Softmax(desc) | A::LogSoftmax(desc) => desc.tensors(),
+            OperationIr::Init(InitOperationIr::Full { value, .. }) => vec![value],
+            OperationIr::Init(
+                InitOperationIr::FromData { .. }
+                | InitOperationIr::Empty { .. }
+                | InitOperationIr::Random { .. }
+                | InitOperationIr::Arange { .. },
+            ) => vec![],
+            OperationIr::Numeric(_, op) => match op {
+                N::BinaryScalar { desc, .. } | N::CompareScalar { desc, .. } => vec![&mut desc.rhs],
+                N::Clamp { min, max, .. } => min.iter_mut().chain(max.iter_mut()).collect(),
+                N::MaskFill { value, .. } => vec![value],
+                N::Binary { .. }
+                | N::Compare { .. }
+                | N::Cast(_)
+                | N::Matmul(_)
+                | N::Reduce { .. }
+                | N::ReduceDim { .. }
+                | N::Mean(_)
+                | N::MeanDim(_)
+                | N::ArgReduce { .. }
+                | N::ReduceDimWithIndices { .. }
+                | N::Any { .. }
+                | N::All { .. }
+                | N::Cumulative { .. }
+                | N::Sort { .. }
+                | N::SortWithIndices { .. }
+                | N::Argsort { .. }
+                | N::TopkWithIndices { .. }
+                | N::ScatterAdd { .. }
+                | N::SelectAdd { .. }
+                | N::Tril { .. }
+                | N::Triu { .. } => vec![],
+            },
+            OperationIr::Float(FloatOperationIr::PowIntScalar(desc))
+            | OperationIr::Int(
+                IntOperationIr::BitwiseScalar { desc, .. } | IntOperationIr::PowFloatScalar(desc),
+            )
+            | OperationIr::Activation(A::LeakyRelu(desc)) => vec![&mut desc.rhs],
+            OperationIr::Activation(A::HardSigmoid { alpha, beta, .. }) => vec![alpha, beta],
+            OperationIr::Float(
+                FloatOperationIr::Unary { .. }
+                | FloatOperationIr::Binary { .. }
+                | FloatOperationIr::IntoInt(_)
+                | FloatOperationIr::PowInt(_)
+                | FloatOperationIr::IsNan(_)
+                | FloatOperationIr::IsInf(_)
+                | FloatOperationIr::MaxAbs(_),
+            )
+            | OperationIr::Int(
+                IntOperationIr::Unary { .. }
+                | IntOperationIr::Bitwise { .. }
+                | IntOperationIr::IntoFloat(_)
+                | IntOperationIr::PowFloat(_),
+            )
+            | OperationIr::Activation(
+                A::Relu(_)
+                | A::ReluBackward(_)
+                | A::Gelu(_)
+                | A::GeluBackward(_)
+                | A::Sigmoid(_)
+                | A::SigmoidBackward(_)
+                | A::LogSigmoid(_)
+                | A::LogSigmoidBackward(_)
+                | A::Silu(_)
+                | A::Softmax(_)
+                | A::LogSoftmax(_),
+            )
+            | OperationIr::Base(..)
+            | OperationIr::Bool(_)
+            | OperationIr::Module(_)
+            | OperationIr::Drop(_) => vec![],
+            OperationIr::Quantized(op) => match *op {},
         }
     }
 }

@@ -644,3 +644,64 @@ fn conv_options_reject_a_wrong_rank() {
     assert!(serde_json::from_str::<ConvOptions<2>>(&json).is_err());
     assert!(serde_json::from_str::<ConvOptions<3>>(&json).is_ok());
 }
+
+#[test]
+fn the_mutable_visitors_see_what_the_shared_ones_see() {
+    for mut op in samples() {
+        let (inputs, outputs) = {
+            let t = op.tensors();
+            (
+                t.inputs.iter().map(|t| t.id).collect::<Vec<_>>(),
+                t.outputs.iter().map(|t| t.id).collect::<Vec<_>>(),
+            )
+        };
+        let t = op.tensors_mut();
+        assert_eq!(
+            t.inputs.iter().map(|t| t.id).collect::<Vec<_>>(),
+            inputs,
+            "{op:?}"
+        );
+        assert_eq!(t.outputs.iter().map(|t| t.id).collect::<Vec<_>>(), outputs);
+        // Renumbering through the mutable view changes the ids the shared one reports.
+        for t in op.tensors_mut().inputs {
+            t.id = TensorId::new(t.id.value() + 100);
+        }
+        assert!(op.tensors().inputs.iter().all(|t| t.id.value() >= 100));
+    }
+}
+
+#[test]
+fn scalar_arguments_are_listed() {
+    let with = |op: &mut OperationIr| op.scalars_mut().len();
+    let mut mask_fill = OperationIr::Numeric(
+        NumericKind::Float,
+        NumericOperationIr::MaskFill {
+            input: t(1),
+            mask: t(3),
+            value: s(2.0),
+            out: out(2),
+        },
+    );
+    assert_eq!(with(&mut mask_fill), 1);
+    let mut clamp = OperationIr::Numeric(
+        NumericKind::Int,
+        NumericOperationIr::Clamp {
+            input: t(1),
+            min: Some(s(0.0)),
+            max: Some(s(1.0)),
+            out: out(2),
+        },
+    );
+    assert_eq!(with(&mut clamp), 2);
+    let mut add = OperationIr::Numeric(
+        NumericKind::Float,
+        NumericOperationIr::Binary {
+            op: BinaryOp::Add,
+            desc: binary(),
+        },
+    );
+    assert_eq!(with(&mut add), 0);
+    // Every scalar operand of the samples is reachable (ScalarOpIr, Full, clamp bounds, …).
+    let total: usize = samples().iter_mut().map(|op| op.scalars_mut().len()).sum();
+    assert!(total > 20, "{total}");
+}
