@@ -48,6 +48,8 @@ extern crate std;
 mod backend;
 pub mod dtype;
 pub mod engine;
+#[cfg(feature = "fusion")]
+mod fusion;
 pub mod layout;
 pub mod ops;
 pub mod rng;

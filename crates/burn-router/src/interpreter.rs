@@ -94,6 +94,12 @@ impl<B: Backend> TensorInterpreter<B> {
         &self.handles
     }
 
+    /// The tensors held, for an executor that runs some operations its own
+    /// way (a fused block) and the rest through [`execute`](Self::execute).
+    pub fn handles_mut(&mut self) -> &mut HandleContainer<B> {
+        &mut self.handles
+    }
+
     /// Creates `out` from `data`.
     pub fn register_tensor(&mut self, out: &TensorIr, data: TensorData) -> Result<()> {
         let op = "from_data";
