@@ -34,6 +34,8 @@
 //! ## Map
 //! - [`backend`]: [`FusionBackend`], [`Fusion`], [`FusionChannel`].
 //! - [`optimization`]: [`OptimizationBuilder`], [`Optimization`].
+//! - [`elementwise`]: the element-wise block builder every backend shares,
+//!   and the program a backend runs for it ([`ElementwiseBackend`]).
 //! - `plan`: the search, the relative key, the plan cache.
 //! - [`client`]: [`FusionClient`], the queue and its flush, failures,
 //!   [`FusionStatistics`].
@@ -44,9 +46,11 @@ extern crate std;
 
 pub mod backend;
 pub mod client;
+pub mod elementwise;
 pub mod optimization;
 mod plan;
 
 pub use backend::{Fusion, FusionBackend, FusionChannel};
 pub use client::{FusionClient, FusionStatistics, QUEUE_LIMIT, statistics};
+pub use elementwise::{ElementwiseBackend, ElementwiseBuilder, ElementwiseProgram};
 pub use optimization::{Optimization, OptimizationBuilder};
