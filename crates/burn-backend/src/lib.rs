@@ -30,6 +30,11 @@
 //! - [`autodiff`]: [`AutodiffBackend`], what a differentiating backend adds.
 //! - [`check`]: shape validation shared by backends (broadcasting, matmul, cat, …),
 //!   so every backend reports bad input with the same message.
+//! - [`kernels`]: the kernel interface of a backend whose float, int and bool
+//!   tensors share one primitive (Flex, CubeCL): one trait per op family
+//!   ([`ShapeKernels`](kernels::ShapeKernels), [`BinaryKernels`](kernels::BinaryKernels), …),
+//!   on which [`FloatTensorOps`], [`IntTensorOps`], [`BoolTensorOps`] and
+//!   [`ModuleOps`] are implemented once for such backends.
 //!
 //! ## Example
 //!
@@ -53,10 +58,12 @@ extern crate std;
 pub mod autodiff;
 pub mod backend;
 pub mod check;
+pub mod kernels;
 pub mod ops;
 
 pub use autodiff::{AutodiffBackend, BackwardError};
 pub use backend::*;
+pub use kernels::Kernels;
 pub use ops::*;
 
 pub use burn_std::{

@@ -4,6 +4,7 @@
 
 use std::cmp::Ordering;
 
+use burn_backend::kernels::{ReduceKernels, SortKernels};
 use burn_backend::{Backend, BoolTensorOps, FloatTensorOps, IntTensorOps};
 use burn_cubecl::{Cube, CubeDevice, CubeTensor};
 use burn_std::{DType, Shape, Slice, TensorData};
@@ -989,17 +990,17 @@ fn sort_long_lines_merge() {
 
 #[test]
 fn sort_bools() {
-    // Bools (stored as u32 words) sort false first, stably; no backend
-    // trait sorts bools, so the op is called directly.
+    // Bools (stored as u32 words) sort false first, stably; no ops trait
+    // sorts bools, so the kernel is called directly.
     let b = Cube::bool_from_data(
         TensorData::new(vec![true, false, true, false, false], Shape::new([5])),
         &dev(),
     );
-    let (v, i) = burn_cubecl::ops::sort::sort_with_indices(b.clone(), 0, false);
+    let (v, i) = Cube::sort_with_indices(b.clone(), 0, false);
     let v = Cube::bool_into_data(v).unwrap().to_vec::<bool>().unwrap();
     assert_eq!(v, vec![false, false, false, true, true]);
     assert_eq!(iv(i).0, vec![1, 3, 4, 0, 2]);
-    let (_, i) = burn_cubecl::ops::sort::sort_with_indices(b, 0, true);
+    let (_, i) = Cube::sort_with_indices(b, 0, true);
     assert_eq!(iv(i).0, vec![0, 2, 1, 3, 4]);
 }
 
@@ -1007,7 +1008,7 @@ fn sort_bools() {
 #[should_panic(expected = "sum: expected a numeric dtype")]
 fn sum_of_bools_panics() {
     let b = Cube::bool_from_data(TensorData::new(vec![true, false], Shape::new([2])), &dev());
-    let _ = burn_cubecl::ops::reduce::reduce_all(b, burn_cubecl::ops::reduce::ReduceOp::Sum);
+    let _ = Cube::reduce_all(burn_backend::ReduceOp::Sum, b);
 }
 
 // --------------------------------------------------------------------- dtypes

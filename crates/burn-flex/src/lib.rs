@@ -36,9 +36,11 @@
 //! - [`tensor`]: [`FlexTensor`] and its buffer rules.
 //! - [`layout`]: strided layouts and the row walker.
 //! - [`engine`]: the element-wise `map`/`zip` engine.
-//! - [`ops`]: kernels, one file per op family.
+//! - [`ops`]: kernels, one file per op family, each the impl of that
+//!   family's kernel trait (`burn_backend::kernels`); the ops traits of every
+//!   tensor kind come from burn-backend's adapters over them.
 //! - [`threads`]: the worker threads parallel ops run on.
-//! - `backend`: the trait impls mapping ops onto kernels.
+//! - `backend`: [`Flex`] and [`FlexDevice`], the device kernels, the fused softmax.
 #![no_std]
 
 extern crate alloc;

@@ -7,6 +7,7 @@
 // Reference values are printed by Python in full precision.
 #![allow(clippy::approx_constant, clippy::excessive_precision)]
 
+use burn_backend::kernels::BinaryKernels;
 use burn_backend::{FloatTensorOps, IntTensorOps, TensorMetadata};
 use burn_flex::{Flex, FlexDevice, FlexTensor};
 use burn_std::{DType, Scalar, Shape, Slice, TensorData, Tolerance};
@@ -633,8 +634,8 @@ fn shape_mismatch_panics() {
 #[test]
 #[should_panic(expected = "bitwise_and: expected an integer dtype, got f32")]
 fn bitwise_on_float_panics() {
-    burn_flex::ops::binary::binary(
-        burn_flex::ops::binary::BinaryOp::BitAnd,
+    Flex::bitwise(
+        burn_backend::BitwiseOp::And,
         float([1.0], &[1], DType::F32),
         float([1.0], &[1], DType::F32),
     );
@@ -643,8 +644,8 @@ fn bitwise_on_float_panics() {
 #[test]
 #[should_panic(expected = "bitwise_left_shift: expected an integer dtype, got bf16")]
 fn shift_on_float_panics() {
-    burn_flex::ops::binary::binary_scalar(
-        burn_flex::ops::binary::BinaryOp::Shl,
+    Flex::bitwise_scalar(
+        burn_backend::BitwiseOp::Shl,
         float([1.0], &[1], DType::BF16),
         Scalar::Int(1),
     );
@@ -653,8 +654,8 @@ fn shift_on_float_panics() {
 #[test]
 #[should_panic(expected = "atan2: expected a float dtype, got i32")]
 fn atan2_on_int_panics() {
-    burn_flex::ops::binary::binary(
-        burn_flex::ops::binary::BinaryOp::Atan2,
+    Flex::float_binary(
+        burn_backend::FloatBinaryOp::Atan2,
         i32s(&[1], &[1]),
         i32s(&[1], &[1]),
     );
@@ -665,5 +666,5 @@ fn atan2_on_int_panics() {
 fn arithmetic_on_bool_panics() {
     use burn_backend::BoolTensorOps;
     let t = || Flex::bool_from_data(TensorData::from([true]), &DEV);
-    burn_flex::ops::binary::binary(burn_flex::ops::binary::BinaryOp::Add, t(), t());
+    Flex::binary(burn_backend::BinaryOp::Add, t(), t());
 }

@@ -4,8 +4,8 @@
 // Reference values are printed by Python in full precision.
 #![allow(clippy::approx_constant, clippy::excessive_precision)]
 
+use burn_backend::kernels::CreationKernels;
 use burn_backend::{BoolTensorOps, FloatTensorOps, IntTensorOps, TensorMetadata};
-use burn_flex::ops::creation::cast;
 use burn_flex::{Flex, FlexDevice, FlexTensor};
 use burn_std::{DType, Shape, Slice, TensorData};
 use half::{bf16, f16};
@@ -28,7 +28,7 @@ fn f32s(values: &[f32]) -> FlexTensor {
 }
 
 fn to<E: burn_std::Element>(t: FlexTensor, dtype: DType) -> Vec<E> {
-    let out = cast(t, dtype);
+    let out = Flex::cast(t, dtype);
     assert_eq!(out.dtype(), dtype);
     out.into_data().to_vec::<E>().unwrap()
 }
@@ -266,16 +266,16 @@ fn float_to_float_all_pairs() {
 
 #[test]
 fn anything_to_bool_is_nonzero() {
-    let out = cast(f32s(&[0.0, -0.0, f32::NAN, 1e-40, -3.0]), BOOL).into_data();
+    let out = Flex::cast(f32s(&[0.0, -0.0, f32::NAN, 1e-40, -3.0]), BOOL).into_data();
     out.assert_eq(&TensorData::from([false, false, true, true, true]), true);
     for dtype in DType::ALL {
         let t = tensor(TensorData::from([0i64, 2, 0, 1]).convert_dtype(dtype));
-        let out = cast(t, BOOL).into_data();
+        let out = Flex::cast(t, BOOL).into_data();
         assert_eq!(out.dtype, BOOL, "{dtype}");
         out.assert_eq(&TensorData::from([false, true, false, true]), true);
     }
     // 256 wraps to 0 in u8 but is not zero: bool looks at the source value.
-    let out = cast(tensor(TensorData::from([256i32, -256])), BOOL).into_data();
+    let out = Flex::cast(tensor(TensorData::from([256i32, -256])), BOOL).into_data();
     out.assert_eq(&TensorData::from([true, true]), true);
 }
 
@@ -283,7 +283,7 @@ fn anything_to_bool_is_nonzero() {
 fn bool_to_every_numeric_dtype() {
     for dtype in DType::ALL {
         let t = tensor(TensorData::from([[true, false], [false, true]]));
-        let out = cast(t, dtype).into_data();
+        let out = Flex::cast(t, dtype).into_data();
         assert_eq!(out.dtype, dtype);
         out.assert_eq(
             &TensorData::from([[1i64, 0], [0, 1]]).convert_dtype(dtype),
@@ -307,7 +307,7 @@ fn every_pair_of_dtypes_round_trips_small_values() {
                 vec![0, 1, 5, 100]
             };
             let t = tensor(TensorData::new(values.clone(), [2, 2]).convert_dtype(src));
-            let out = cast(t, dst).into_data();
+            let out = Flex::cast(t, dst).into_data();
             assert_eq!(out.dtype, dst, "{src} -> {dst}");
             out.assert_eq(&TensorData::new(values, [2, 2]).convert_dtype(dst), true);
         }
@@ -317,7 +317,7 @@ fn every_pair_of_dtypes_round_trips_small_values() {
 #[test]
 fn same_dtype_is_identity() {
     let t = f32s(&[1.5, f32::NAN]);
-    let out = cast(t, DType::F32).into_data();
+    let out = Flex::cast(t, DType::F32).into_data();
     assert_eq!(out.dtype, DType::F32);
     let v = out.to_vec::<f32>().unwrap();
     assert_eq!(v[0], 1.5);
@@ -332,18 +332,18 @@ fn cast_non_contiguous_inputs() {
     ));
     // [[-2.5, -1.5, -0.5], [0.5, 1.5, 2.5]] transposed.
     let p = Flex::float_permute(base.clone(), &[1, 0]);
-    cast(p, DType::I32)
+    Flex::cast(p, DType::I32)
         .into_data()
         .assert_eq(&TensorData::from([[-2i32, 0], [-1, 1], [0, 2]]), true);
     let f = Flex::float_flip(base.clone(), &[0, 1]);
-    cast(f, DType::F16).into_data().assert_eq(
+    Flex::cast(f, DType::F16).into_data().assert_eq(
         &TensorData::from([[2.5f32, 1.5, 0.5], [-0.5, -1.5, -2.5]]).convert_dtype(DType::F16),
         true,
     );
     // A stepped int slice relabelled to the same-size unsigned type keeps its view.
     let ints = tensor(TensorData::from([-1i32, 2, -3, 4, -5]));
     let s = Flex::int_slice(ints, &[Slice::new(0, None, 2)]);
-    cast(s, DType::U32).into_data().assert_eq(
+    Flex::cast(s, DType::U32).into_data().assert_eq(
         &TensorData::from([u32::MAX, u32::MAX - 2, u32::MAX - 4]),
         true,
     );
@@ -351,7 +351,7 @@ fn cast_non_contiguous_inputs() {
         tensor(TensorData::from([[true], [false]])),
         Shape::new([2, 3]),
     );
-    cast(e, DType::U8)
+    Flex::cast(e, DType::U8)
         .into_data()
         .assert_eq(&TensorData::from([[1u8; 3], [0; 3]]), true);
 }
@@ -383,7 +383,7 @@ fn cast_large_matches_scalar_conversion() {
 #[test]
 fn cast_empty() {
     let t = tensor(TensorData::new(Vec::<f32>::new(), [0, 4]));
-    let out = cast(t, DType::U64);
+    let out = Flex::cast(t, DType::U64);
     assert_eq!(out.shape(), Shape::new([0, 4]));
     assert_eq!(out.dtype(), DType::U64);
 }

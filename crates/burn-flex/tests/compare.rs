@@ -1,8 +1,9 @@
 //! Comparisons (tensor-tensor and tensor-scalar) giving bool tensors, and
 //! logic between bool tensors. Expected values are worked by hand.
 
+use burn_backend::CmpOp;
+use burn_backend::kernels::BinaryKernels;
 use burn_backend::{BoolTensorOps, FloatTensorOps, IntTensorOps, TensorMetadata};
-use burn_flex::ops::binary::{CmpOp, compare, compare_scalar};
 use burn_flex::{Flex, FlexDevice, FlexTensor};
 use burn_std::{DType, Scalar, Shape, Slice, TensorData};
 
@@ -55,7 +56,7 @@ fn float_compare_with_nan_every_dtype() {
     for dtype in [DType::F64, DType::F32, DType::F16, DType::BF16] {
         let a = || float(vec![1.0, 2.0, 3.0, f64::NAN, f64::NAN, -0.0], &[6], dtype);
         let b = || float(vec![2.0, 2.0, 2.0, 1.0, f64::NAN, 0.0], &[6], dtype);
-        let got = table(|op| compare(op, a(), b()));
+        let got = table(|op| Flex::compare(op, a(), b()));
         // NaN is unordered: only `ne` holds; -0 == 0.
         assert_eq!(
             got,
@@ -93,7 +94,7 @@ fn int_compare_every_dtype_with_broadcast() {
     ] {
         let a = || int(vec![1, 2, 3, 4, 5, 6], &[2, 3], dtype);
         let b = || int(vec![2, 2, 7], &[3], dtype);
-        let got = table(|op| compare(op, a(), b()));
+        let got = table(|op| Flex::compare(op, a(), b()));
         assert_eq!(
             got,
             ["010000", "101111", "000110", "010110", "101001", "111001"].map(String::from),
@@ -106,7 +107,10 @@ fn int_compare_every_dtype_with_broadcast() {
 fn int_compare_extremes() {
     let a = || int(vec![i64::MIN, i64::MAX, -1], &[3], DType::I64);
     let b = || int(vec![i64::MAX, i64::MIN, 0], &[3], DType::I64);
-    assert_eq!(read(compare(CmpOp::Lt, a(), b())), vec![true, false, true]);
+    assert_eq!(
+        read(Flex::compare(CmpOp::Lt, a(), b())),
+        vec![true, false, true]
+    );
     let u = Flex::int_from_data(TensorData::from([u64::MAX, 0]), &DEV);
     let v = Flex::int_from_data(TensorData::from([1u64 << 63, 1]), &DEV);
     assert_eq!(read(Flex::int_greater(u, v)), vec![true, false]);
@@ -116,7 +120,7 @@ fn int_compare_extremes() {
 fn bool_tensors_compare_as_zero_and_one() {
     let a = || bools(&[false, false, true, true], &[4]);
     let b = || bools(&[false, true, false, true], &[4]);
-    let got = table(|op| compare(op, a(), b()));
+    let got = table(|op| Flex::compare(op, a(), b()));
     assert_eq!(
         got,
         ["1001", "0110", "0010", "1011", "0100", "1101"].map(String::from)
@@ -126,13 +130,13 @@ fn bool_tensors_compare_as_zero_and_one() {
 #[test]
 fn float_compare_scalar() {
     let a = || float(vec![-1.0, 0.5, 2.0, f64::NAN], &[2, 2], DType::F32);
-    let got = table(|op| compare_scalar(op, a(), Scalar::Float(0.5)));
+    let got = table(|op| Flex::compare_scalar(op, a(), Scalar::Float(0.5)));
     assert_eq!(
         got,
         ["0100", "1011", "0010", "0110", "1000", "1100"].map(String::from)
     );
     // A NaN scalar: all false except ne.
-    let got = table(|op| compare_scalar(op, a(), Scalar::Float(f64::NAN)));
+    let got = table(|op| Flex::compare_scalar(op, a(), Scalar::Float(f64::NAN)));
     assert_eq!(
         got,
         ["0000", "1111", "0000", "0000", "0000", "0000"].map(String::from)
@@ -172,19 +176,19 @@ fn float_compare_scalar_converts_to_the_dtype() {
 fn int_compare_scalar_fractional_is_exact() {
     let a = || int(vec![1, 2, 3, -3], &[4], DType::I32);
     // Against 2.5: never equal; > and >= agree; < and <= agree.
-    let got = table(|op| compare_scalar(op, a(), Scalar::Float(2.5)));
+    let got = table(|op| Flex::compare_scalar(op, a(), Scalar::Float(2.5)));
     assert_eq!(
         got,
         ["0000", "1111", "0010", "0010", "1101", "1101"].map(String::from)
     );
     // Against -2.5: floor is -3.
-    let got = table(|op| compare_scalar(op, a(), Scalar::Float(-2.5)));
+    let got = table(|op| Flex::compare_scalar(op, a(), Scalar::Float(-2.5)));
     assert_eq!(
         got,
         ["0000", "1111", "1110", "1110", "0001", "0001"].map(String::from)
     );
     // Against 2.0 (integral float): exact comparisons.
-    let got = table(|op| compare_scalar(op, a(), Scalar::Float(2.0)));
+    let got = table(|op| Flex::compare_scalar(op, a(), Scalar::Float(2.0)));
     assert_eq!(
         got,
         ["0100", "1011", "0010", "0110", "1001", "1101"].map(String::from)
@@ -195,19 +199,19 @@ fn int_compare_scalar_fractional_is_exact() {
 fn int_compare_scalar_out_of_range_is_not_saturated() {
     let a = || int(vec![0, 200, 255], &[3], DType::U8);
     // -1 is below every u8: with saturation to 0, `0 > -1` would be false.
-    let got = table(|op| compare_scalar(op, a(), Scalar::Int(-1)));
+    let got = table(|op| Flex::compare_scalar(op, a(), Scalar::Int(-1)));
     assert_eq!(
         got,
         ["000", "111", "111", "111", "000", "000"].map(String::from)
     );
     // 256 is above every u8: with saturation to 255, `255 == 256` would be true.
-    let got = table(|op| compare_scalar(op, a(), Scalar::Int(256)));
+    let got = table(|op| Flex::compare_scalar(op, a(), Scalar::Int(256)));
     assert_eq!(
         got,
         ["000", "111", "000", "000", "111", "111"].map(String::from)
     );
     let got = table(|op| {
-        compare_scalar(
+        Flex::compare_scalar(
             op,
             int(vec![-128, 127], &[2], DType::I8),
             Scalar::Float(1e30),
@@ -215,7 +219,7 @@ fn int_compare_scalar_out_of_range_is_not_saturated() {
     });
     assert_eq!(got, ["00", "11", "00", "00", "11", "11"].map(String::from));
     let got = table(|op| {
-        compare_scalar(
+        Flex::compare_scalar(
             op,
             int(vec![-128, 127], &[2], DType::I8),
             Scalar::Float(f64::NAN),
@@ -258,15 +262,15 @@ fn int_compare_scalar_large_i64_is_exact() {
 fn bool_compare_scalar() {
     let a = || bools(&[false, true], &[2]);
     assert_eq!(
-        read(compare_scalar(CmpOp::Eq, a(), Scalar::Bool(true))),
+        read(Flex::compare_scalar(CmpOp::Eq, a(), Scalar::Bool(true))),
         vec![false, true]
     );
     assert_eq!(
-        read(compare_scalar(CmpOp::Lt, a(), Scalar::Int(1))),
+        read(Flex::compare_scalar(CmpOp::Lt, a(), Scalar::Int(1))),
         vec![true, false]
     );
     assert_eq!(
-        read(compare_scalar(CmpOp::Ge, a(), Scalar::Float(0.5))),
+        read(Flex::compare_scalar(CmpOp::Ge, a(), Scalar::Float(0.5))),
         vec![false, true]
     );
 }
@@ -279,7 +283,7 @@ fn compare_non_contiguous_and_large() {
     // Transposed against itself flipped: compare element-wise with the loop.
     let lhs = Flex::float_permute(t(), &[1, 0]);
     let rhs = Flex::float_flip(Flex::float_permute(t(), &[1, 0]), &[1]);
-    let out = read(compare(CmpOp::Gt, lhs, rhs));
+    let out = read(Flex::compare(CmpOp::Gt, lhs, rhs));
     for (c, r) in [(0usize, 0usize), (299, 199), (150, 3), (7, 100)] {
         let (x, y) = (values[r * 300 + c], values[(199 - r) * 300 + c]);
         assert_eq!(out[c * 200 + r], x > y, "at ({c}, {r})");
@@ -302,7 +306,7 @@ fn compare_non_contiguous_and_large() {
 
 #[test]
 fn compare_empty() {
-    let out = compare(
+    let out = Flex::compare(
         CmpOp::Eq,
         float(vec![], &[0, 2], DType::F32),
         float(vec![1.0, 2.0], &[2], DType::F32),

@@ -6,8 +6,8 @@
 
 use std::sync::{Mutex, MutexGuard};
 
+use burn_backend::kernels::CreationKernels;
 use burn_backend::{Backend, BoolTensorOps, FloatTensorOps, IntTensorOps, TensorMetadata};
-use burn_flex::ops::creation;
 use burn_flex::{Flex, FlexDevice, FlexTensor};
 use burn_std::{DType, Distribution, Scalar, Shape, TensorData};
 
@@ -48,7 +48,7 @@ fn mean_std(values: &[f64]) -> (f64, f64) {
 #[test]
 fn full_every_dtype() {
     for dtype in DType::ALL {
-        let t = creation::full(Shape::new([2, 3]), Scalar::Float(3.0), dtype);
+        let t = Flex::full(Shape::new([2, 3]), Scalar::Float(3.0), &DEV, dtype);
         assert_eq!(t.dtype(), dtype);
         assert_eq!(t.shape(), Shape::new([2, 3]));
         let expected = TensorData::new(vec![3.0f64; 6], [2, 3]).convert_dtype(dtype);
@@ -59,7 +59,7 @@ fn full_every_dtype() {
 #[test]
 fn full_converts_the_scalar_like_element_conversion() {
     let read =
-        |value: Scalar, dtype: DType| as_f64(creation::full(Shape::new([1]), value, dtype))[0];
+        |value: Scalar, dtype: DType| as_f64(Flex::full(Shape::new([1]), value, &DEV, dtype))[0];
     assert_eq!(read(Scalar::Float(2.7), DType::I32), 2.0); // truncation
     assert_eq!(read(Scalar::Float(-2.7), DType::I8), -2.0);
     assert_eq!(read(Scalar::Int(-5), DType::U8), 0.0); // saturation
@@ -96,7 +96,7 @@ fn full_through_backend_methods() {
 #[test]
 fn full_large_and_empty() {
     let n = 100_003;
-    let t = creation::full(Shape::new([n]), Scalar::Float(-1.5), DType::F64);
+    let t = Flex::full(Shape::new([n]), Scalar::Float(-1.5), &DEV, DType::F64);
     assert!(
         t.into_data()
             .to_vec::<f64>()
@@ -104,7 +104,7 @@ fn full_large_and_empty() {
             .iter()
             .all(|&v| v == -1.5)
     );
-    let t = creation::full(Shape::new([n]), Scalar::Int(0), DType::I32);
+    let t = Flex::full(Shape::new([n]), Scalar::Int(0), &DEV, DType::I32);
     assert!(
         t.into_data()
             .to_vec::<i32>()
@@ -112,7 +112,7 @@ fn full_large_and_empty() {
             .iter()
             .all(|&v| v == 0)
     );
-    let t = creation::full(Shape::new([4, 0]), Scalar::Float(1.0), DType::F32);
+    let t = Flex::full(Shape::new([4, 0]), Scalar::Float(1.0), &DEV, DType::F32);
     assert_eq!(t.shape(), Shape::new([4, 0]));
     assert_eq!(t.into_data().num_elements(), 0);
 }
@@ -138,14 +138,14 @@ fn arange_every_int_dtype() {
 #[test]
 fn arange_every_float_dtype() {
     for dtype in FLOAT_DTYPES {
-        let t = creation::arange(-2..3, dtype);
+        let t = Flex::arange(-2..3, &DEV, dtype);
         assert_eq!(t.dtype(), dtype);
         assert_eq!(as_f64(t), vec![-2.0, -1.0, 0.0, 1.0, 2.0], "{dtype}");
         let t = Flex::float_arange(0..4, &DEV, dtype);
         assert_eq!(as_f64(t), vec![0.0, 1.0, 2.0, 3.0], "{dtype}");
     }
     // Beyond 2048, f16 rounds to even: 2049 -> 2048, 2051 -> 2052.
-    let t = creation::arange(2048..2052, DType::F16);
+    let t = Flex::arange(2048..2052, &DEV, DType::F16);
     assert_eq!(as_f64(t), vec![2048.0, 2048.0, 2050.0, 2052.0]);
 }
 
@@ -181,7 +181,7 @@ fn arange_large_is_consecutive() {
         .unwrap();
     assert_eq!(values.len(), n as usize);
     assert!(values.iter().enumerate().all(|(k, &v)| v == k as i64 - 10));
-    let values = creation::arange(0..n, DType::F32)
+    let values = Flex::arange(0..n, &DEV, DType::F32)
         .into_data()
         .to_vec::<f32>()
         .unwrap();
@@ -203,7 +203,7 @@ fn arange_negative_unsigned_panics() {
 #[test]
 #[should_panic(expected = "arange: expected an integer dtype, got bool")]
 fn arange_bool_panics() {
-    creation::arange(0..3, BOOL);
+    Flex::arange(0..3, &DEV, BOOL);
 }
 
 // ----------------------------------------------------------------- random
@@ -323,23 +323,30 @@ fn random_normal_moments() {
 fn random_bernoulli_frequency() {
     let _guard = rng_lock();
     for dtype in [DType::F32, DType::I64, DType::U8] {
-        let values = as_f64(creation::random(
+        let values = as_f64(Flex::random(
             Shape::new([100_000]),
             Distribution::Bernoulli(0.3),
+            &DEV,
             dtype,
         ));
         assert!(values.iter().all(|&v| v == 0.0 || v == 1.0), "{dtype}");
         let freq = values.iter().sum::<f64>() / 1e5;
         assert!((freq - 0.3).abs() < 0.01, "{dtype}: frequency {freq}");
     }
-    let values =
-        creation::random(Shape::new([100_000]), Distribution::Bernoulli(0.75), BOOL).into_data();
+    let values = Flex::random(
+        Shape::new([100_000]),
+        Distribution::Bernoulli(0.75),
+        &DEV,
+        BOOL,
+    )
+    .into_data();
     assert_eq!(values.dtype, BOOL);
     let freq = values.iter::<bool>().filter(|&b| b).count() as f64 / 1e5;
     assert!((freq - 0.75).abs() < 0.01, "bool frequency {freq}");
-    let ones = as_f64(creation::random(
+    let ones = as_f64(Flex::random(
         Shape::new([1000]),
         Distribution::Bernoulli(1.0),
+        &DEV,
         DType::F32,
     ));
     assert!(ones.iter().all(|&v| v == 1.0));

@@ -1,6 +1,7 @@
 //! mask_where, mask_fill and argwhere.
 //! Expected values worked by hand; `reference/shape_index.py` reproduces them.
 
+use burn_backend::kernels::IndexKernels;
 use burn_backend::{BoolTensorOps, FloatTensorOps, IntTensorOps, TensorMetadata};
 use burn_flex::{Flex, FlexDevice, FlexTensor};
 use burn_std::{DType, Scalar, Shape, Slice, TensorData};
@@ -295,7 +296,7 @@ fn mask_fill_every_dtype() {
             Flex::int_mask_fill(t, m, Scalar::Int(5))
         } else {
             // The bool trait has no mask_fill; the kernel serves every dtype.
-            burn_flex::ops::index::mask_fill(t, m, Scalar::Bool(true))
+            Flex::mask_fill(t, m, Scalar::Bool(true))
         };
         read(out).assert_eq(&data(vec![1, 5, 3, 5], vec![2, 2]), true);
     }
@@ -304,7 +305,7 @@ fn mask_fill_every_dtype() {
 #[test]
 fn mask_fill_bool_tensor_with_false() {
     let t = bools(vec![T, T, F, T], &[2, 2]);
-    let out = burn_flex::ops::index::mask_fill(t, bools(vec![T, F], &[2, 1]), Scalar::Bool(false));
+    let out = Flex::mask_fill(t, bools(vec![T, F], &[2, 1]), Scalar::Bool(false));
     read(out).assert_eq(&TensorData::from([[F, F], [F, T]]), true);
 }
 

@@ -7,6 +7,7 @@
 // Case tables pair inputs with the op and reference function they check.
 #![allow(clippy::type_complexity)]
 
+use burn_backend::kernels::ReduceKernels;
 use burn_backend::{BoolTensorOps, FloatTensorOps, IntTensorOps, TensorMetadata};
 use burn_flex::{Flex, FlexDevice, FlexTensor};
 use burn_std::{DType, Shape, Slice, TensorData, Tolerance};
@@ -270,7 +271,7 @@ fn sum_dim_out_of_range_panics() {
 #[should_panic(expected = "sum: expected a numeric dtype, got bool")]
 fn sum_of_bool_tensor_panics() {
     let t = Flex::bool_from_data(TensorData::new(vec![true, false], [2]), &DEV);
-    burn_flex::ops::reduce::reduce_all(t, burn_flex::ops::reduce::ReduceOp::Sum);
+    Flex::reduce_all(burn_backend::ReduceOp::Sum, t);
 }
 
 // ---------------------------------------------------------------- along dims

@@ -6,6 +6,7 @@
 // Reference values are printed by Python in full precision.
 #![allow(clippy::approx_constant, clippy::excessive_precision)]
 
+use burn_backend::kernels::UnaryKernels;
 use burn_backend::{BoolTensorOps, FloatTensorOps, IntTensorOps, TensorMetadata};
 use burn_flex::{Flex, FlexDevice, FlexTensor};
 use burn_std::{DType, Shape, Slice, TensorData, Tolerance};
@@ -448,16 +449,13 @@ fn bool_not_values_and_views() {
 #[test]
 #[should_panic(expected = "float_exp: expected a float dtype, got i32")]
 fn float_op_on_int_panics() {
-    burn_flex::ops::unary::float_unary(
-        int(vec![1], DType::I32),
-        burn_flex::ops::unary::FloatUnary::Exp,
-    );
+    Flex::float_unary(burn_backend::FloatUnaryOp::Exp, int(vec![1], DType::I32));
 }
 
 #[test]
 #[should_panic(expected = "int_abs: expected an integer dtype, got f32")]
 fn int_op_on_float_panics() {
-    burn_flex::ops::unary::int_unary(f32s(&[1.0], &[1]), burn_flex::ops::unary::IntUnary::Abs);
+    Flex::int_unary(burn_backend::IntUnaryOp::Abs, f32s(&[1.0], &[1]));
 }
 
 #[test]

@@ -22,8 +22,8 @@ pub use int::IntTensorOps;
 pub use module::ModuleOps;
 pub use module_options::{ConvOptions, ConvTransposeOptions, UnfoldOptions};
 pub use pool_options::{
-    AttentionOptions, InterpolateMode, InterpolateOptions, dims3, dims4, nonempty_spatial,
-    pool_output_size, pool2d_output_shape,
+    AttentionOptions, InterpolateMode, InterpolateOptions, PoolWindow, dims3, dims4,
+    nonempty_spatial, pool_output_size, pool2d_output_shape,
 };
 pub use transaction::{TransactionOps, TransactionPrimitive, TransactionPrimitiveData};
 pub use vocabulary::{

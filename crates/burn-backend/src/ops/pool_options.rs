@@ -55,6 +55,37 @@ pub struct AttentionOptions {
     pub is_causal: bool,
 }
 
+/// The geometry of a 2-d pooling window, per axis `[height, width]`: the
+/// kernel, its stride, the zero padding on each side and the dilation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PoolWindow {
+    /// Taps of the window.
+    pub kernel: [usize; 2],
+    /// Step between window positions.
+    pub stride: [usize; 2],
+    /// Zero padding on each side.
+    pub padding: [usize; 2],
+    /// Step between taps.
+    pub dilation: [usize; 2],
+}
+
+impl PoolWindow {
+    /// A window from the arguments of the pooling ops, in their order.
+    pub const fn new(
+        kernel: [usize; 2],
+        stride: [usize; 2],
+        padding: [usize; 2],
+        dilation: [usize; 2],
+    ) -> Self {
+        Self {
+            kernel,
+            stride,
+            padding,
+            dilation,
+        }
+    }
+}
+
 /// The length of a pooled axis: the number of window positions
 /// `o * stride - padding` whose dilated window of `kernel` taps fits in the
 /// padded input, rounded up when `ceil_mode` (as PyTorch, a last window that

@@ -17,6 +17,8 @@
 //! Each enum has `ALL` (every variant, in declaration order, for tests that
 //! must cover the family) and `name()`, the name used in error messages.
 
+use core::cmp::Ordering;
+
 use serde::{Deserialize, Serialize};
 
 /// Defines a vocabulary enum with its `ALL` list and `name()` table from one
@@ -241,6 +243,45 @@ vocabulary! {
     }
 }
 
+impl CmpOp {
+    /// Whether `lhs op rhs` holds when `lhs` compares to `rhs` as `ordering`
+    /// (`None`: unordered, a NaN on either side, where only `Ne` holds).
+    pub fn holds(self, ordering: Option<Ordering>) -> bool {
+        use Ordering::{Equal, Greater, Less};
+        match self {
+            CmpOp::Eq => ordering == Some(Equal),
+            CmpOp::Ne => ordering != Some(Equal),
+            CmpOp::Gt => ordering == Some(Greater),
+            CmpOp::Ge => matches!(ordering, Some(Greater | Equal)),
+            CmpOp::Lt => ordering == Some(Less),
+            CmpOp::Le => matches!(ordering, Some(Less | Equal)),
+        }
+    }
+}
+
+impl ReduceOp {
+    /// The name of the reduction along one dim in error messages (`sum_dim`, …).
+    pub const fn dim_name(self) -> &'static str {
+        match self {
+            ReduceOp::Sum => "sum_dim",
+            ReduceOp::Prod => "prod_dim",
+            ReduceOp::Max => "max_dim",
+            ReduceOp::Min => "min_dim",
+        }
+    }
+
+    /// The reduction of no elements: 0 for a sum, 1 for a product; `None`
+    /// for max and min, which have no value there (reducing nothing is an
+    /// error).
+    pub const fn of_empty(self) -> Option<i64> {
+        match self {
+            ReduceOp::Sum => Some(0),
+            ReduceOp::Prod => Some(1),
+            ReduceOp::Max | ReduceOp::Min => None,
+        }
+    }
+}
+
 impl CumOp {
     /// The reduction this scan accumulates with.
     pub const fn reduction(self) -> ReduceOp {
@@ -293,5 +334,31 @@ mod tests {
         }
         assert_eq!(BinaryOp::ALL.len(), 8);
         assert_eq!(CumOp::Max.reduction(), ReduceOp::Max);
+        for op in ReduceOp::ALL {
+            assert_eq!(op.dim_name(), alloc::format!("{}_dim", op.name()));
+        }
+    }
+
+    #[test]
+    fn holds_agrees_with_the_comparison_operators() {
+        fn direct(op: CmpOp, a: f64, b: f64) -> bool {
+            match op {
+                CmpOp::Eq => a == b,
+                CmpOp::Ne => a != b,
+                CmpOp::Gt => a > b,
+                CmpOp::Ge => a >= b,
+                CmpOp::Lt => a < b,
+                CmpOp::Le => a <= b,
+            }
+        }
+        for &op in CmpOp::ALL {
+            for (a, b) in [(1.0, 2.0), (2.0, 2.0), (3.0, 2.0), (1.0, f64::NAN)] {
+                assert_eq!(
+                    op.holds(a.partial_cmp(&b)),
+                    direct(op, a, b),
+                    "{a} {op} {b}"
+                );
+            }
+        }
     }
 }

@@ -1,54 +1,49 @@
 //! Binary element-wise kernels (arithmetic, comparisons, bool logic), with
 //! broadcasting through zero strides and a scalar variant of each.
 
+use burn_backend::kernels::BinaryKernels;
+use burn_backend::{BinaryOp, BitwiseOp, BoolOp, CmpOp, FloatBinaryOp};
 use burn_std::{DType, Scalar};
 use cubecl::prelude::*;
 
 use super::{Walk, broadcast_shape, broadcast_to, elemwise_dims, strided_offset, walk};
-use crate::CubeTensor;
 use crate::client::with_runtime;
 use crate::dtype::{self, BOOL};
+use crate::{Cube, CubeTensor};
 
-/// An arithmetic or bitwise op.
-#[allow(missing_docs)]
+/// What the float kernels compute: an op of every numeric dtype, or one of
+/// floats only. The int kernels take [`IntOp`], so neither can be handed an
+/// op it has no arm for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BinaryOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Rem,
-    Pow,
-    Atan2,
-    Max,
-    Min,
-    BitAnd,
-    BitOr,
-    BitXor,
-    Shl,
-    Shr,
+pub(crate) enum FloatOp {
+    Numeric(BinaryOp),
+    Float(FloatBinaryOp),
 }
 
-/// A comparison; the result is a bool tensor.
-#[allow(missing_docs)]
+/// What the int kernels compute: an op of every numeric dtype, or a
+/// bitwise one (bool words use these too, as 0/1 integers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CmpOp {
-    Eq,
-    Ne,
-    Gt,
-    Ge,
-    Lt,
-    Le,
+pub(crate) enum IntOp {
+    Numeric(BinaryOp),
+    Bitwise(BitwiseOp),
 }
 
-/// A logical op on bool tensors.
-#[allow(missing_docs)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BoolOp {
-    And,
-    Or,
-    Xor,
-    Eq,
+/// A binary op with the kernel family that computes it.
+#[derive(Clone, Copy, Debug)]
+enum KernelOp {
+    Float(FloatOp),
+    Int(IntOp),
+}
+
+impl KernelOp {
+    /// The kernel family of `dtype` for an op of every numeric dtype.
+    fn numeric(op: BinaryOp, dtype: DType) -> Self {
+        if dtype.is_float() {
+            KernelOp::Float(FloatOp::Numeric(op))
+        } else {
+            KernelOp::Int(IntOp::Numeric(op))
+        }
+    }
 }
 
 // ------------------------------------------------------------------ floats
@@ -85,21 +80,22 @@ fn nan_wins<F: Float, N: Size>(r: Vector<F, N>, b: Vector<F, N>) -> Vector<F, N>
 fn float_apply<F: Float, N: Size>(
     a: Vector<F, N>,
     b: Vector<F, N>,
-    #[comptime] op: BinaryOp,
+    #[comptime] op: FloatOp,
 ) -> Vector<F, N> {
     match op {
-        BinaryOp::Add => a + b,
-        BinaryOp::Sub => a - b,
-        BinaryOp::Mul => a * b,
-        BinaryOp::Div => a / b,
+        FloatOp::Numeric(BinaryOp::Add) => a + b,
+        FloatOp::Numeric(BinaryOp::Sub) => a - b,
+        FloatOp::Numeric(BinaryOp::Mul) => a * b,
+        FloatOp::Numeric(BinaryOp::Div) => a / b,
         // Floor modulo: the sign of the divisor, as PyTorch's remainder.
-        BinaryOp::Rem => a - b * Vector::floor(a / b),
-        BinaryOp::Pow => float_pow::<F, N>(a, b),
-        BinaryOp::Atan2 => Vector::atan2(a, b),
+        FloatOp::Numeric(BinaryOp::Rem) => a - b * Vector::floor(a / b),
+        FloatOp::Numeric(BinaryOp::Pow) => float_pow::<F, N>(a, b),
         // NaN in either operand gives NaN.
-        BinaryOp::Max => nan_wins::<F, N>(select_many(b.greater_than(a), b, a), b),
-        BinaryOp::Min => nan_wins::<F, N>(select_many(b.less_than(a), b, a), b),
-        _ => a,
+        FloatOp::Numeric(BinaryOp::Max) => {
+            nan_wins::<F, N>(select_many(b.greater_than(a), b, a), b)
+        }
+        FloatOp::Numeric(BinaryOp::Min) => nan_wins::<F, N>(select_many(b.less_than(a), b, a), b),
+        FloatOp::Float(FloatBinaryOp::Atan2) => Vector::atan2(a, b),
     }
 }
 
@@ -112,7 +108,7 @@ fn float_binary_kernel<F: Float, N: Size>(
     lhs_offset: usize,
     rhs_offset: usize,
     #[comptime] rank: usize,
-    #[comptime] op: BinaryOp,
+    #[comptime] op: FloatOp,
     #[define(F)] _dtype: StorageType,
 ) {
     let pos = ABSOLUTE_POS;
@@ -136,7 +132,7 @@ fn float_scalar_kernel<F: Float, N: Size>(
     len: usize,
     lhs_offset: usize,
     #[comptime] rank: usize,
-    #[comptime] op: BinaryOp,
+    #[comptime] op: FloatOp,
     #[define(F)] _dtype: StorageType,
 ) {
     let pos = ABSOLUTE_POS;
@@ -193,7 +189,7 @@ const SMALL_POW: core::ops::RangeInclusive<i32> = -4..=4;
 fn int_apply<I: Int, N: Size>(
     a: Vector<I, N>,
     b: Vector<I, N>,
-    #[comptime] op: BinaryOp,
+    #[comptime] op: IntOp,
     #[comptime] signed: bool,
     #[comptime] bits: u32,
 ) -> Vector<I, N> {
@@ -201,10 +197,10 @@ fn int_apply<I: Int, N: Size>(
     let one = Vector::<I, N>::new(I::new(1));
     let width = Vector::<I, N>::new(I::new(bits as i64));
     match op {
-        BinaryOp::Add => a + b,
-        BinaryOp::Sub => a - b,
-        BinaryOp::Mul => a * b,
-        BinaryOp::Div => {
+        IntOp::Numeric(BinaryOp::Add) => a + b,
+        IntOp::Numeric(BinaryOp::Sub) => a - b,
+        IntOp::Numeric(BinaryOp::Mul) => a * b,
+        IntOp::Numeric(BinaryOp::Div) => {
             let q = a / b;
             if comptime![signed] {
                 // Floor division: round toward −∞ when the signs differ.
@@ -220,7 +216,7 @@ fn int_apply<I: Int, N: Size>(
                 q
             }
         }
-        BinaryOp::Rem => {
+        IntOp::Numeric(BinaryOp::Rem) => {
             let r = a - (a / b) * b;
             if comptime![signed] {
                 let fix = select_many(
@@ -234,7 +230,7 @@ fn int_apply<I: Int, N: Size>(
                 r
             }
         }
-        BinaryOp::Pow => {
+        IntOp::Numeric(BinaryOp::Pow) => {
             // Square-and-multiply per lane, wrapping; exponents < 0 give
             // 0 except for bases 1 and -1 (integer reciprocal).
             let mut acc = one;
@@ -264,12 +260,12 @@ fn int_apply<I: Int, N: Size>(
                 acc
             }
         }
-        BinaryOp::Max => select_many(b.greater_than(a), b, a),
-        BinaryOp::Min => select_many(b.less_than(a), b, a),
-        BinaryOp::BitAnd => a & b,
-        BinaryOp::BitOr => a | b,
-        BinaryOp::BitXor => a ^ b,
-        BinaryOp::Shl => {
+        IntOp::Numeric(BinaryOp::Max) => select_many(b.greater_than(a), b, a),
+        IntOp::Numeric(BinaryOp::Min) => select_many(b.less_than(a), b, a),
+        IntOp::Bitwise(BitwiseOp::And) => a & b,
+        IntOp::Bitwise(BitwiseOp::Or) => a | b,
+        IntOp::Bitwise(BitwiseOp::Xor) => a ^ b,
+        IntOp::Bitwise(BitwiseOp::Shl) => {
             let out_of_range = select_many(
                 b.less_than(zero),
                 one,
@@ -278,7 +274,7 @@ fn int_apply<I: Int, N: Size>(
             let shifted = a << select_many(out_of_range.equal(one), zero, b);
             select_many(out_of_range.equal(one), zero, shifted)
         }
-        BinaryOp::Shr => {
+        IntOp::Bitwise(BitwiseOp::Shr) => {
             let out_of_range = select_many(
                 b.less_than(zero),
                 one,
@@ -288,7 +284,6 @@ fn int_apply<I: Int, N: Size>(
             let all_out = select_many(a.less_than(zero), zero - one, zero);
             select_many(out_of_range.equal(one), all_out, shifted)
         }
-        _ => a,
     }
 }
 
@@ -301,7 +296,7 @@ fn int_binary_kernel<I: Int, N: Size>(
     lhs_offset: usize,
     rhs_offset: usize,
     #[comptime] rank: usize,
-    #[comptime] op: BinaryOp,
+    #[comptime] op: IntOp,
     #[comptime] signed: bool,
     #[comptime] bits: u32,
     #[define(I)] _dtype: StorageType,
@@ -327,7 +322,7 @@ fn int_scalar_kernel<I: Int, N: Size>(
     len: usize,
     lhs_offset: usize,
     #[comptime] rank: usize,
-    #[comptime] op: BinaryOp,
+    #[comptime] op: IntOp,
     #[comptime] signed: bool,
     #[comptime] bits: u32,
     #[define(I)] _dtype: StorageType,
@@ -443,24 +438,28 @@ fn check_same_dtype(op: &str, lhs: &CubeTensor, rhs: &CubeTensor) {
     );
 }
 
-fn int_walk_vector(op: BinaryOp, w: Walk) -> Walk {
-    // Integer pow loops per lane over the exponent bits: scalar lanes keep
-    // the unrolled body small.
-    if op == BinaryOp::Pow {
+/// The walk of an int kernel: integer pow loops per lane over the exponent
+/// bits, and scalar lanes keep that unrolled body small.
+fn int_walk(op: IntOp, w: Walk) -> Walk {
+    if op == IntOp::Numeric(BinaryOp::Pow) {
         Walk { vector: 1, ..w }
     } else {
         w
     }
 }
 
-/// `lhs op rhs`, broadcasting.
 #[track_caller]
-pub fn binary(op: BinaryOp, lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
-    let name = op_name(op);
-    check_same_dtype(name, &lhs, &rhs);
+fn check_not_float(op: BitwiseOp, dtype: DType) {
+    if dtype.is_float() {
+        panic!("{op}: expected an int dtype, got {dtype}");
+    }
+}
+
+/// Launches the kernel family of `op` over `lhs` and `rhs` (same dtype),
+/// broadcast to their common shape.
+#[track_caller]
+fn zip(name: &str, op: KernelOp, lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
     let dtype = lhs.dtype;
-    let is_float = dtype.is_float();
-    check_op_dtype(op, dtype);
     let shape = broadcast_shape(name, &lhs, &rhs);
     let lhs = broadcast_to(&lhs, &shape, name);
     let rhs = broadcast_to(&rhs, &shape, name);
@@ -471,200 +470,222 @@ pub fn binary(op: BinaryOp, lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
     }
     let ty = dtype::storage(dtype);
     with_runtime!(&lhs.client, R, c => {
-        let mut w = walk(c, &shape, dtype.size(), &[&lhs, &rhs]);
-        if !is_float {
-            w = int_walk_vector(op, w);
-        }
-        let units = n / w.vector;
-        let (count, dim) = elemwise_dims(c, units);
-        unsafe {
-            if is_float {
-                float_binary_kernel::launch_unchecked::<R>(
-                    c, count, dim, w.vector,
-                    lhs.arg::<R>(), rhs.arg::<R>(), out.arg::<R>(),
-                    units, lhs.offset / w.vector, rhs.offset / w.vector,
-                    w.rank, op, ty,
-                );
-            } else {
-                int_binary_kernel::launch_unchecked::<R>(
-                    c, count, dim, w.vector,
-                    lhs.arg::<R>(), rhs.arg::<R>(), out.arg::<R>(),
-                    units, lhs.offset / w.vector, rhs.offset / w.vector,
-                    w.rank, op, dtype.is_signed(), (dtype.size() * 8) as u32, ty,
-                );
+        let w = walk(c, &shape, dtype.size(), &[&lhs, &rhs]);
+        match op {
+            KernelOp::Float(op) => {
+                let units = n / w.vector;
+                let (count, dim) = elemwise_dims(c, units);
+                unsafe {
+                    float_binary_kernel::launch_unchecked::<R>(
+                        c, count, dim, w.vector,
+                        lhs.arg::<R>(), rhs.arg::<R>(), out.arg::<R>(),
+                        units, lhs.offset / w.vector, rhs.offset / w.vector,
+                        w.rank, op, ty,
+                    );
+                }
+            }
+            KernelOp::Int(op) => {
+                let w = int_walk(op, w);
+                let units = n / w.vector;
+                let (count, dim) = elemwise_dims(c, units);
+                unsafe {
+                    int_binary_kernel::launch_unchecked::<R>(
+                        c, count, dim, w.vector,
+                        lhs.arg::<R>(), rhs.arg::<R>(), out.arg::<R>(),
+                        units, lhs.offset / w.vector, rhs.offset / w.vector,
+                        w.rank, op, dtype.is_signed(), (dtype.size() * 8) as u32, ty,
+                    );
+                }
             }
         }
     });
     out
 }
 
-/// `lhs op scalar`.
-#[track_caller]
-pub fn binary_scalar(op: BinaryOp, lhs: CubeTensor, rhs: Scalar) -> CubeTensor {
+/// Launches the kernel family of `op` over `lhs` and a scalar of its dtype.
+fn zip_scalar(op: KernelOp, lhs: CubeTensor, rhs: Scalar) -> CubeTensor {
     let dtype = lhs.dtype;
-    let is_float = dtype.is_float();
-    check_op_dtype(op, dtype);
     let out = lhs.empty_like(lhs.shape.clone(), dtype);
     let n = out.num_elements();
     if n == 0 {
         return out;
     }
     let ty = dtype::storage(dtype);
-    if is_float && op == BinaryOp::Pow {
-        let e = rhs.to_f64();
-        if e.fract() == 0.0 && SMALL_POW.contains(&(e as i32)) {
-            let exponent = e as i32;
-            with_runtime!(&lhs.client, R, c => {
-                let w = walk(c, &out.shape, dtype.size(), &[&lhs]);
+    let scalar = input_scalar(rhs, dtype);
+    with_runtime!(&lhs.client, R, c => {
+        let w = walk(c, &out.shape, dtype.size(), &[&lhs]);
+        match op {
+            KernelOp::Float(op) => {
                 let units = n / w.vector;
                 let (count, dim) = elemwise_dims(c, units);
                 unsafe {
-                    float_powi_kernel::launch_unchecked::<R>(
+                    float_scalar_kernel::launch_unchecked::<R>(
                         c, count, dim, w.vector,
-                        lhs.arg::<R>(), out.arg::<R>(),
-                        units, lhs.offset / w.vector, w.rank, exponent, ty,
+                        lhs.arg::<R>(), scalar, out.arg::<R>(),
+                        units, lhs.offset / w.vector, w.rank, op, ty,
                     );
                 }
-            });
-            return out;
-        }
-    }
-    let scalar = input_scalar(rhs, dtype);
-    with_runtime!(&lhs.client, R, c => {
-        let mut w = walk(c, &out.shape, dtype.size(), &[&lhs]);
-        if !is_float {
-            w = int_walk_vector(op, w);
-        }
-        let units = n / w.vector;
-        let (count, dim) = elemwise_dims(c, units);
-        unsafe {
-            if is_float {
-                float_scalar_kernel::launch_unchecked::<R>(
-                    c, count, dim, w.vector,
-                    lhs.arg::<R>(), scalar, out.arg::<R>(),
-                    units, lhs.offset / w.vector, w.rank, op, ty,
-                );
-            } else {
-                int_scalar_kernel::launch_unchecked::<R>(
-                    c, count, dim, w.vector,
-                    lhs.arg::<R>(), scalar, out.arg::<R>(),
-                    units, lhs.offset / w.vector, w.rank, op,
-                    dtype.is_signed(), (dtype.size() * 8) as u32, ty,
-                );
+            }
+            KernelOp::Int(op) => {
+                let w = int_walk(op, w);
+                let units = n / w.vector;
+                let (count, dim) = elemwise_dims(c, units);
+                unsafe {
+                    int_scalar_kernel::launch_unchecked::<R>(
+                        c, count, dim, w.vector,
+                        lhs.arg::<R>(), scalar, out.arg::<R>(),
+                        units, lhs.offset / w.vector, w.rank, op,
+                        dtype.is_signed(), (dtype.size() * 8) as u32, ty,
+                    );
+                }
             }
         }
     });
     out
 }
 
-/// `lhs cmp rhs` as a bool tensor, broadcasting.
-#[track_caller]
-pub fn compare(op: CmpOp, lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
-    let name = cmp_name(op);
-    check_same_dtype(name, &lhs, &rhs);
+/// `lhs^exponent` by [`float_powi_kernel`], for an exponent in [`SMALL_POW`].
+fn powi(lhs: CubeTensor, exponent: i32) -> CubeTensor {
     let dtype = lhs.dtype;
-    let shape = broadcast_shape(name, &lhs, &rhs);
-    let lhs = broadcast_to(&lhs, &shape, name);
-    let rhs = broadcast_to(&rhs, &shape, name);
-    let out = lhs.empty_like(shape.clone(), BOOL);
-    let n = shape.num_elements();
-    if n == 0 {
-        return out;
-    }
-    let ty = dtype::storage(dtype);
-    with_runtime!(&lhs.client, R, c => {
-        // The u32 output shares the input's vector width.
-        let w = walk(c, &shape, dtype.size().max(4), &[&lhs, &rhs]);
-        let units = n / w.vector;
-        let (count, dim) = elemwise_dims(c, units);
-        unsafe {
-            compare_kernel::launch_unchecked::<R>(
-                c, count, dim, w.vector,
-                lhs.arg::<R>(), rhs.arg::<R>(), out.arg::<R>(),
-                units, lhs.offset / w.vector, rhs.offset / w.vector,
-                w.rank, op, ty,
-            );
-        }
-    });
-    out
-}
-
-/// `lhs cmp scalar` as a bool tensor.
-pub fn compare_scalar(op: CmpOp, lhs: CubeTensor, rhs: Scalar) -> CubeTensor {
-    let dtype = lhs.dtype;
-    let out = lhs.empty_like(lhs.shape.clone(), BOOL);
+    let out = lhs.empty_like(lhs.shape.clone(), dtype);
     let n = out.num_elements();
     if n == 0 {
         return out;
     }
     let ty = dtype::storage(dtype);
-    let scalar = input_scalar(rhs, dtype);
     with_runtime!(&lhs.client, R, c => {
-        let w = walk(c, &out.shape, dtype.size().max(4), &[&lhs]);
+        let w = walk(c, &out.shape, dtype.size(), &[&lhs]);
         let units = n / w.vector;
         let (count, dim) = elemwise_dims(c, units);
         unsafe {
-            compare_scalar_kernel::launch_unchecked::<R>(
+            float_powi_kernel::launch_unchecked::<R>(
                 c, count, dim, w.vector,
-                lhs.arg::<R>(), scalar, out.arg::<R>(),
-                units, lhs.offset / w.vector, w.rank, op, ty,
+                lhs.arg::<R>(), out.arg::<R>(),
+                units, lhs.offset / w.vector, w.rank, exponent, ty,
             );
         }
     });
     out
 }
 
-/// Logical ops on bool tensors (`u32` words 0/1).
-pub fn bool_binary(op: BoolOp, lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
-    match op {
-        BoolOp::And => binary(BinaryOp::BitAnd, lhs, rhs),
-        BoolOp::Or => binary(BinaryOp::BitOr, lhs, rhs),
-        BoolOp::Xor => binary(BinaryOp::BitXor, lhs, rhs),
-        BoolOp::Eq => compare(CmpOp::Eq, lhs, rhs),
-    }
-}
+// ----------------------------------------------------------- BinaryKernels
 
-#[track_caller]
-fn check_op_dtype(op: BinaryOp, dtype: DType) {
-    let float_only = op == BinaryOp::Atan2;
-    let int_only = matches!(
-        op,
-        BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor | BinaryOp::Shl | BinaryOp::Shr
-    );
-    if float_only && !dtype.is_float() {
-        panic!("{}: expected a float dtype, got {dtype}", op_name(op));
+impl BinaryKernels for Cube {
+    /// `lhs op rhs`, broadcasting; both operands share a dtype.
+    #[track_caller]
+    fn binary(op: BinaryOp, lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
+        check_same_dtype(op.name(), &lhs, &rhs);
+        let kernel = KernelOp::numeric(op, lhs.dtype);
+        zip(op.name(), kernel, lhs, rhs)
     }
-    if int_only && dtype.is_float() {
-        panic!("{}: expected an int dtype, got {dtype}", op_name(op));
-    }
-}
 
-fn op_name(op: BinaryOp) -> &'static str {
-    match op {
-        BinaryOp::Add => "add",
-        BinaryOp::Sub => "sub",
-        BinaryOp::Mul => "mul",
-        BinaryOp::Div => "div",
-        BinaryOp::Rem => "remainder",
-        BinaryOp::Pow => "pow",
-        BinaryOp::Atan2 => "atan2",
-        BinaryOp::Max => "max_pair",
-        BinaryOp::Min => "min_pair",
-        BinaryOp::BitAnd => "bitwise_and",
-        BinaryOp::BitOr => "bitwise_or",
-        BinaryOp::BitXor => "bitwise_xor",
-        BinaryOp::Shl => "bitwise_left_shift",
-        BinaryOp::Shr => "bitwise_right_shift",
+    /// `lhs op scalar`.
+    #[track_caller]
+    fn binary_scalar(op: BinaryOp, lhs: CubeTensor, rhs: Scalar) -> CubeTensor {
+        let dtype = lhs.dtype;
+        if dtype.is_float() && op == BinaryOp::Pow {
+            let e = rhs.to_f64();
+            if e.fract() == 0.0 && SMALL_POW.contains(&(e as i32)) {
+                return powi(lhs, e as i32);
+            }
+        }
+        zip_scalar(KernelOp::numeric(op, dtype), lhs, rhs)
     }
-}
 
-fn cmp_name(op: CmpOp) -> &'static str {
-    match op {
-        CmpOp::Eq => "equal",
-        CmpOp::Ne => "not_equal",
-        CmpOp::Gt => "greater",
-        CmpOp::Ge => "greater_equal",
-        CmpOp::Lt => "lower",
-        CmpOp::Le => "lower_equal",
+    /// `lhs op rhs` of float tensors, broadcasting.
+    #[track_caller]
+    fn float_binary(op: FloatBinaryOp, lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
+        check_same_dtype(op.name(), &lhs, &rhs);
+        let dtype = lhs.dtype;
+        if !dtype.is_float() {
+            panic!("{op}: expected a float dtype, got {dtype}");
+        }
+        zip(op.name(), KernelOp::Float(FloatOp::Float(op)), lhs, rhs)
+    }
+
+    /// Bitwise `lhs op rhs` of int (or bool-as-u32) tensors, broadcasting.
+    #[track_caller]
+    fn bitwise(op: BitwiseOp, lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
+        check_same_dtype(op.name(), &lhs, &rhs);
+        check_not_float(op, lhs.dtype);
+        zip(op.name(), KernelOp::Int(IntOp::Bitwise(op)), lhs, rhs)
+    }
+
+    /// Bitwise `lhs op scalar` of an int (or bool-as-u32) tensor.
+    #[track_caller]
+    fn bitwise_scalar(op: BitwiseOp, lhs: CubeTensor, rhs: Scalar) -> CubeTensor {
+        check_not_float(op, lhs.dtype);
+        zip_scalar(KernelOp::Int(IntOp::Bitwise(op)), lhs, rhs)
+    }
+
+    /// `lhs cmp rhs` as a bool tensor, broadcasting.
+    #[track_caller]
+    fn compare(op: CmpOp, lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
+        let name = op.name();
+        check_same_dtype(name, &lhs, &rhs);
+        let dtype = lhs.dtype;
+        let shape = broadcast_shape(name, &lhs, &rhs);
+        let lhs = broadcast_to(&lhs, &shape, name);
+        let rhs = broadcast_to(&rhs, &shape, name);
+        let out = lhs.empty_like(shape.clone(), BOOL);
+        let n = shape.num_elements();
+        if n == 0 {
+            return out;
+        }
+        let ty = dtype::storage(dtype);
+        with_runtime!(&lhs.client, R, c => {
+            // The u32 output shares the input's vector width.
+            let w = walk(c, &shape, dtype.size().max(4), &[&lhs, &rhs]);
+            let units = n / w.vector;
+            let (count, dim) = elemwise_dims(c, units);
+            unsafe {
+                compare_kernel::launch_unchecked::<R>(
+                    c, count, dim, w.vector,
+                    lhs.arg::<R>(), rhs.arg::<R>(), out.arg::<R>(),
+                    units, lhs.offset / w.vector, rhs.offset / w.vector,
+                    w.rank, op, ty,
+                );
+            }
+        });
+        out
+    }
+
+    /// `lhs cmp scalar` as a bool tensor.
+    fn compare_scalar(op: CmpOp, lhs: CubeTensor, rhs: Scalar) -> CubeTensor {
+        let dtype = lhs.dtype;
+        let out = lhs.empty_like(lhs.shape.clone(), BOOL);
+        let n = out.num_elements();
+        if n == 0 {
+            return out;
+        }
+        let ty = dtype::storage(dtype);
+        let scalar = input_scalar(rhs, dtype);
+        with_runtime!(&lhs.client, R, c => {
+            let w = walk(c, &out.shape, dtype.size().max(4), &[&lhs]);
+            let units = n / w.vector;
+            let (count, dim) = elemwise_dims(c, units);
+            unsafe {
+                compare_scalar_kernel::launch_unchecked::<R>(
+                    c, count, dim, w.vector,
+                    lhs.arg::<R>(), scalar, out.arg::<R>(),
+                    units, lhs.offset / w.vector, w.rank, op, ty,
+                );
+            }
+        });
+        out
+    }
+
+    /// Logical ops on bool tensors (`u32` words 0/1).
+    #[track_caller]
+    fn bool_binary(op: BoolOp, lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
+        let name = op.name();
+        check_same_dtype(name, &lhs, &rhs);
+        let bitwise = match op {
+            BoolOp::And => BitwiseOp::And,
+            BoolOp::Or => BitwiseOp::Or,
+            BoolOp::Xor => BitwiseOp::Xor,
+            BoolOp::Eq => return Self::compare(CmpOp::Eq, lhs, rhs),
+        };
+        zip(name, KernelOp::Int(IntOp::Bitwise(bitwise)), lhs, rhs)
     }
 }

@@ -28,14 +28,17 @@
 
 use alloc::vec::Vec;
 
-use burn_backend::{ConvOptions, ConvTransposeOptions, check};
+use burn_backend::kernels::{
+    BinaryKernels, ConvKernels, MatmulKernels, ReduceKernels, ShapeKernels,
+};
+use burn_backend::{BinaryOp, ConvOptions, ConvTransposeOptions, ReduceOp, check};
 use burn_std::{DType, Shape};
 use cubecl::prelude::*;
 
 use super::elemwise_dims;
 use super::pool::float_acc_types;
-use crate::CubeTensor;
 use crate::client::with_runtime;
+use crate::{Cube, CubeTensor};
 
 /// The row-major coordinates of `pos` in a contiguous 5-d `out`.
 #[cube]
@@ -496,37 +499,39 @@ fn conv3d_gemm(
     out_shape: &Shape,
     chunk: usize,
 ) -> CubeTensor {
-    use super::binary::{BinaryOp, binary};
-    use super::shape::{cat, copy_contiguous, permute, reshape};
+    use super::shape::copy_contiguous;
     let [batch, oc] = [out_shape.dims[0], out_shape.dims[1]];
     let g = o.groups;
     let kernel = spatial(&weight.shape);
     let out_size = spatial(out_shape);
     let positions = out_size.iter().product::<usize>();
     let w_cols = weight.shape.dims[1..].iter().product::<usize>();
-    let w_t = permute(reshape(weight, Shape::new([g, oc / g, w_cols])), &[0, 2, 1]);
-    let bias = bias.map(|b| reshape(b, Shape::new([1, g, oc / g, 1])));
+    let w_t = Cube::permute(
+        Cube::reshape(weight, Shape::new([g, oc / g, w_cols])),
+        &[0, 2, 1],
+    );
+    let bias = bias.map(|b| Cube::reshape(b, Shape::new([1, g, oc / g, 1])));
     let mut parts = Vec::new();
     for b0 in (0..batch).step_by(chunk) {
         let nb = chunk.min(batch - b0);
         let cols = im2col(x, b0, nb, kernel, out_size, o, ColsLayout::Wide);
-        let y = super::matmul::matmul(permute(cols, &[0, 2, 1]), w_t.clone());
+        let y = Cube::matmul(Cube::permute(cols, &[0, 2, 1]), w_t.clone());
         // [g, nb·L, O/g] → [nb, g, O/g, L], contiguous after the add/copy.
-        let y = permute(
-            reshape(y, Shape::new([g, nb, positions, oc / g])),
+        let y = Cube::permute(
+            Cube::reshape(y, Shape::new([g, nb, positions, oc / g])),
             &[1, 0, 3, 2],
         );
         let y = match &bias {
-            Some(b) => binary(BinaryOp::Add, y, b.clone()),
+            Some(b) => Cube::binary(BinaryOp::Add, y, b.clone()),
             None => copy_contiguous(&y),
         };
         let [od, oh, ow] = out_size;
-        parts.push(reshape(y, Shape::new([nb, oc, od, oh, ow])));
+        parts.push(Cube::reshape(y, Shape::new([nb, oc, od, oh, ow])));
     }
     if parts.len() == 1 {
         parts.pop().unwrap()
     } else {
-        cat(parts, 0)
+        Cube::cat(parts, 0)
     }
 }
 
@@ -544,9 +549,6 @@ fn conv3d_weight_gemm(
     o: &ConvOptions<3>,
     chunk: usize,
 ) -> CubeTensor {
-    use super::binary::{BinaryOp, binary};
-    use super::reduce::{ReduceOp, reduce_dim};
-    use super::shape::{permute, reshape};
     let batch = x.shape.dims[0];
     let oc = weight_shape.dims[0];
     let g = o.groups;
@@ -557,19 +559,19 @@ fn conv3d_weight_gemm(
     for b0 in (0..batch).step_by(chunk) {
         let nb = chunk.min(batch - b0);
         let cols = im2col(x, b0, nb, kernel, out_size, o, ColsLayout::PerBatch);
-        let gv = reshape(
+        let gv = Cube::reshape(
             batch_slice(grad, b0, nb),
             Shape::new([nb, g, oc / g, positions]),
         );
-        let partial = super::matmul::matmul(gv, permute(cols, &[0, 1, 3, 2]));
-        let dw = reduce_dim(partial, 0, ReduceOp::Sum);
+        let partial = Cube::matmul(gv, Cube::permute(cols, &[0, 1, 3, 2]));
+        let dw = Cube::reduce_dim(ReduceOp::Sum, partial, 0);
         sum = Some(match sum {
-            Some(acc) => binary(BinaryOp::Add, acc, dw),
+            Some(acc) => Cube::binary(BinaryOp::Add, acc, dw),
             None => dw,
         });
     }
     let dw = sum.expect("conv3d_weight_backward: a batch of at least one");
-    reshape(dw, weight_shape)
+    Cube::reshape(dw, weight_shape)
 }
 
 /// Transposed convolution as a matrix product per group, the transposed
@@ -584,26 +586,26 @@ fn conv_transpose3d_gemm(
     out: &CubeTensor,
     chunk: usize,
 ) {
-    use super::shape::{copy_contiguous, permute, reshape};
+    use super::shape::copy_contiguous;
     let [batch, channels] = [x.shape.dims[0], x.shape.dims[1]];
     let g = o.groups;
     let in_size = spatial(&x.shape);
     let kernel = spatial(&weight.shape);
     let og_taps = weight.shape.dims[1..].iter().product::<usize>();
     let positions = in_size.iter().product::<usize>();
-    let w = reshape(weight, Shape::new([g, channels / g, og_taps]));
-    let w_t = permute(w, &[0, 2, 1]);
+    let w = Cube::reshape(weight, Shape::new([g, channels / g, og_taps]));
+    let w_t = Cube::permute(w, &[0, 2, 1]);
     let has_bias = bias.is_some();
     let bias = bias.cloned().unwrap_or_else(|| out.clone());
     let types = float_acc_types(out.dtype);
     for b0 in (0..batch).step_by(chunk) {
         let nb = chunk.min(batch - b0);
-        let xs = permute(batch_slice(x, b0, nb), &[1, 0, 2, 3, 4]);
-        let xs = reshape(
+        let xs = Cube::permute(batch_slice(x, b0, nb), &[1, 0, 2, 3, 4]);
+        let xs = Cube::reshape(
             copy_contiguous(&xs),
             Shape::new([g, channels / g, nb * positions]),
         );
-        let cols = super::matmul::matmul(w_t.clone(), xs);
+        let cols = Cube::matmul(w_t.clone(), xs);
         let per_batch = out.num_elements() / batch;
         let len = nb * per_batch;
         with_runtime!(&x.client, R, cl => {
@@ -641,37 +643,6 @@ fn same_dtypes(op: &str, x: &CubeTensor, w: &CubeTensor, bias: Option<&CubeTenso
         check::same_dtype(op, dtype, bias.dtype);
     }
     dtype
-}
-
-/// 3-d convolution: `x` `[B, C, D, H, W]`, `weight` `[O, C/g, kd, kh, kw]`,
-/// `bias` `[O]`.
-pub fn conv3d(
-    x: CubeTensor,
-    weight: CubeTensor,
-    bias: Option<CubeTensor>,
-    options: ConvOptions<3>,
-) -> CubeTensor {
-    let op = "conv3d";
-    let o = options;
-    let out_shape = check::conv(
-        op,
-        &x.shape,
-        &weight.shape,
-        bias.as_ref().map(|b| &b.shape),
-        &o.stride,
-        &o.padding,
-        &o.dilation,
-        o.groups,
-    );
-    let dtype = same_dtypes(op, &x, &weight, bias.as_ref());
-    if out_shape.num_elements() == 0 {
-        return x.empty_like(out_shape, dtype);
-    }
-    let algorithm = match gemm_chunk(&x, &weight.shape, &out_shape) {
-        Some(batches) => ConvAlgorithm::Gemm { batches },
-        None => ConvAlgorithm::Direct,
-    };
-    conv3d_with(algorithm, x, weight, bias, o, out_shape)
 }
 
 /// How a convolution (forward or weight gradient) is computed; see the
@@ -721,49 +692,6 @@ pub fn conv3d_with(
     out
 }
 
-/// Gradient of conv3d with respect to the weight, of shape `weight_shape`;
-/// the spatial sizes of `output_grad` give the output positions summed over.
-pub fn conv3d_weight_backward(
-    x: CubeTensor,
-    output_grad: CubeTensor,
-    weight_shape: Shape,
-    options: ConvOptions<3>,
-) -> CubeTensor {
-    let op = "conv3d_weight_backward";
-    let o = options;
-    // Validates x against the weight shape and the options.
-    let expected = check::conv(
-        op,
-        &x.shape,
-        &weight_shape,
-        None,
-        &o.stride,
-        &o.padding,
-        &o.dilation,
-        o.groups,
-    );
-    let grad_shape = &output_grad.shape;
-    if grad_shape.num_dims() != 5
-        || grad_shape.dims[..2] != expected.dims[..2]
-        || (0..3).any(|d| grad_shape.dims[2 + d] > expected.dims[2 + d])
-    {
-        panic!(
-            "{op}: output gradient {grad_shape} does not fit the convolution \
-             of input {} by weight {weight_shape} (output {expected})",
-            x.shape
-        );
-    }
-    let dtype = same_dtypes(op, &x, &output_grad, None);
-    if weight_shape.num_elements() == 0 {
-        return x.empty_like(weight_shape, dtype);
-    }
-    let algorithm = match gemm_chunk(&x, &weight_shape, grad_shape) {
-        Some(batches) => ConvAlgorithm::Gemm { batches },
-        None => ConvAlgorithm::Direct,
-    };
-    conv3d_weight_backward_with(algorithm, x, output_grad, weight_shape, o)
-}
-
 /// [`conv3d_weight_backward`] by the given algorithm; the operands must
 /// already have passed its checks.
 pub fn conv3d_weight_backward_with(
@@ -792,40 +720,6 @@ pub fn conv3d_weight_backward_with(
         }
     });
     out
-}
-
-/// 3-d transposed convolution: `x` `[B, C, D, H, W]`, `weight`
-/// `[C, O/g, kd, kh, kw]`, `bias` `[O]`.
-pub fn conv_transpose3d(
-    x: CubeTensor,
-    weight: CubeTensor,
-    bias: Option<CubeTensor>,
-    options: ConvTransposeOptions<3>,
-) -> CubeTensor {
-    let op = "conv_transpose3d";
-    let o = options;
-    let out_shape = check::conv_transpose(
-        op,
-        &x.shape,
-        &weight.shape,
-        bias.as_ref().map(|b| &b.shape),
-        &o.stride,
-        &o.padding,
-        &o.padding_out,
-        &o.dilation,
-        o.groups,
-    );
-    let dtype = same_dtypes(op, &x, &weight, bias.as_ref());
-    if out_shape.num_elements() == 0 {
-        return x.empty_like(out_shape, dtype);
-    }
-    let rows = out_shape.dims[1] * spatial(&weight.shape).iter().product::<usize>();
-    let positions = spatial(&x.shape).iter().product::<usize>();
-    let algorithm = match batches_per_chunk(x.shape.dims[0], rows * positions) {
-        Some(batches) => ConvAlgorithm::Gemm { batches },
-        None => ConvAlgorithm::Direct,
-    };
-    conv_transpose3d_with(algorithm, x, weight, bias, o, out_shape)
 }
 
 /// [`conv_transpose3d`] by the given algorithm; the operands must already
@@ -860,4 +754,116 @@ pub fn conv_transpose3d_with(
         }
     });
     out
+}
+
+// ------------------------------------------------------------- ConvKernels
+
+impl ConvKernels for Cube {
+    /// 3-d convolution: `x` `[B, C, D, H, W]`, `weight` `[O, C/g, kd, kh, kw]`,
+    /// `bias` `[O]`.
+    fn conv3d(
+        x: CubeTensor,
+        weight: CubeTensor,
+        bias: Option<CubeTensor>,
+        options: ConvOptions<3>,
+    ) -> CubeTensor {
+        let op = "conv3d";
+        let o = options;
+        let out_shape = check::conv(
+            op,
+            &x.shape,
+            &weight.shape,
+            bias.as_ref().map(|b| &b.shape),
+            &o.stride,
+            &o.padding,
+            &o.dilation,
+            o.groups,
+        );
+        let dtype = same_dtypes(op, &x, &weight, bias.as_ref());
+        if out_shape.num_elements() == 0 {
+            return x.empty_like(out_shape, dtype);
+        }
+        let algorithm = match gemm_chunk(&x, &weight.shape, &out_shape) {
+            Some(batches) => ConvAlgorithm::Gemm { batches },
+            None => ConvAlgorithm::Direct,
+        };
+        conv3d_with(algorithm, x, weight, bias, o, out_shape)
+    }
+
+    /// Gradient of conv3d with respect to the weight, of shape `weight_shape`;
+    /// the spatial sizes of `output_grad` give the output positions summed over.
+    fn conv3d_weight_backward(
+        x: CubeTensor,
+        output_grad: CubeTensor,
+        weight_shape: Shape,
+        options: ConvOptions<3>,
+    ) -> CubeTensor {
+        let op = "conv3d_weight_backward";
+        let o = options;
+        // Validates x against the weight shape and the options.
+        let expected = check::conv(
+            op,
+            &x.shape,
+            &weight_shape,
+            None,
+            &o.stride,
+            &o.padding,
+            &o.dilation,
+            o.groups,
+        );
+        let grad_shape = &output_grad.shape;
+        if grad_shape.num_dims() != 5
+            || grad_shape.dims[..2] != expected.dims[..2]
+            || (0..3).any(|d| grad_shape.dims[2 + d] > expected.dims[2 + d])
+        {
+            panic!(
+                "{op}: output gradient {grad_shape} does not fit the convolution \
+                 of input {} by weight {weight_shape} (output {expected})",
+                x.shape
+            );
+        }
+        let dtype = same_dtypes(op, &x, &output_grad, None);
+        if weight_shape.num_elements() == 0 {
+            return x.empty_like(weight_shape, dtype);
+        }
+        let algorithm = match gemm_chunk(&x, &weight_shape, grad_shape) {
+            Some(batches) => ConvAlgorithm::Gemm { batches },
+            None => ConvAlgorithm::Direct,
+        };
+        conv3d_weight_backward_with(algorithm, x, output_grad, weight_shape, o)
+    }
+
+    /// 3-d transposed convolution: `x` `[B, C, D, H, W]`, `weight`
+    /// `[C, O/g, kd, kh, kw]`, `bias` `[O]`.
+    fn conv_transpose3d(
+        x: CubeTensor,
+        weight: CubeTensor,
+        bias: Option<CubeTensor>,
+        options: ConvTransposeOptions<3>,
+    ) -> CubeTensor {
+        let op = "conv_transpose3d";
+        let o = options;
+        let out_shape = check::conv_transpose(
+            op,
+            &x.shape,
+            &weight.shape,
+            bias.as_ref().map(|b| &b.shape),
+            &o.stride,
+            &o.padding,
+            &o.padding_out,
+            &o.dilation,
+            o.groups,
+        );
+        let dtype = same_dtypes(op, &x, &weight, bias.as_ref());
+        if out_shape.num_elements() == 0 {
+            return x.empty_like(out_shape, dtype);
+        }
+        let rows = out_shape.dims[1] * spatial(&weight.shape).iter().product::<usize>();
+        let positions = spatial(&x.shape).iter().product::<usize>();
+        let algorithm = match batches_per_chunk(x.shape.dims[0], rows * positions) {
+            Some(batches) => ConvAlgorithm::Gemm { batches },
+            None => ConvAlgorithm::Direct,
+        };
+        conv_transpose3d_with(algorithm, x, weight, bias, o, out_shape)
+    }
 }

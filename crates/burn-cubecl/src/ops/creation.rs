@@ -2,15 +2,16 @@
 
 use core::ops::Range;
 
+use burn_backend::kernels::CreationKernels;
 use burn_std::{DType, Distribution, Scalar, Shape};
 use cubecl::prelude::*;
 
 use super::{elemwise_dims, strided_offset, walk};
-use crate::CubeTensor;
 use crate::client::{CubeClient, with_runtime};
 use crate::device::CubeDevice;
 use crate::dtype::{self, BOOL};
 use crate::tensor::check_supported;
+use crate::{Cube, CubeTensor};
 
 #[cube(launch_unchecked)]
 fn fill_kernel<T: Numeric, N: Size>(
@@ -69,128 +70,6 @@ fn cast_kernel<A: Numeric, B: Numeric, N: Size>(
     }
 }
 
-/// A tensor of `shape` with every element `value`.
-pub fn full(shape: Shape, value: Scalar, device: &CubeDevice, dtype: DType) -> CubeTensor {
-    let client = CubeClient::of(device);
-    let dtype = dtype::stored(dtype);
-    check_supported(&client, device, dtype, "full");
-    let out = CubeTensor::empty(&client, device, shape, dtype);
-    let n = out.num_elements();
-    if n == 0 {
-        return out;
-    }
-    let scalar = super::binary::input_scalar(value, dtype);
-    let ty = dtype::storage(dtype);
-    with_runtime!(&client, R, c => {
-        let w = walk(c, &out.shape, dtype.size(), &[&out]);
-        let units = n / w.vector;
-        let (count, dim) = elemwise_dims(c, units);
-        unsafe {
-            fill_kernel::launch_unchecked::<R>(
-                c, count, dim, w.vector, out.arg::<R>(), scalar, units, ty,
-            );
-        }
-    });
-    out
-}
-
-/// `start, start + 1, …, end - 1`.
-pub fn arange(range: Range<i64>, device: &CubeDevice, dtype: DType) -> CubeTensor {
-    let client = CubeClient::of(device);
-    check_supported(&client, device, dtype, "arange");
-    let n = if range.end > range.start {
-        (range.end as i128 - range.start as i128) as usize
-    } else {
-        0
-    };
-    let out = CubeTensor::empty(&client, device, Shape::new([n]), dtype);
-    if n == 0 {
-        return out;
-    }
-    let start = super::binary::input_scalar(Scalar::Int(range.start), dtype);
-    let ty = dtype::storage(dtype);
-    with_runtime!(&client, R, c => {
-        let (count, dim) = elemwise_dims(c, n);
-        unsafe {
-            arange_kernel::launch_unchecked::<R>(c, count, dim, out.arg::<R>(), start, n, ty);
-        }
-    });
-    out
-}
-
-/// Converts to `dtype`: float to int truncates toward zero, anything to
-/// bool is `!= 0`, bool to numeric is 0 or 1.
-pub fn cast(tensor: CubeTensor, dtype: DType) -> CubeTensor {
-    let dtype = dtype::stored(dtype);
-    if tensor.dtype == dtype {
-        return tensor;
-    }
-    check_supported(&tensor.client, &tensor.device, dtype, "cast");
-    let out = tensor.empty_like(tensor.shape.clone(), dtype);
-    let n = out.num_elements();
-    if n == 0 {
-        return out;
-    }
-    let types = [dtype::storage(tensor.dtype), dtype::storage(dtype)];
-    let to_bool = dtype == BOOL;
-    with_runtime!(&tensor.client, R, c => {
-        let size = tensor.dtype.size().max(dtype.size());
-        let w = walk(c, &out.shape, size, &[&tensor]);
-        let units = n / w.vector;
-        let (count, dim) = elemwise_dims(c, units);
-        unsafe {
-            cast_kernel::launch_unchecked::<R>(
-                c, count, dim, w.vector,
-                tensor.arg::<R>(), out.arg::<R>(),
-                units, tensor.offset / w.vector, w.rank, to_bool, types,
-            );
-        }
-    });
-    out
-}
-
-/// Samples `distribution` on the device (cubek's generators; seeded by
-/// `Backend::seed`). Int dtypes truncate a float sample.
-pub fn random(
-    shape: Shape,
-    distribution: Distribution,
-    device: &CubeDevice,
-    dtype: DType,
-) -> CubeTensor {
-    let client = CubeClient::of(device);
-    let dtype = dtype::stored(dtype);
-    check_supported(&client, device, dtype, "random");
-    // Sample in f32 unless the float dtype itself is wanted.
-    let sample_dtype = if dtype.is_float() { dtype } else { DType::F32 };
-    let sample = CubeTensor::empty(&client, device, shape, sample_dtype);
-    if sample.num_elements() > 0 {
-        let ty = dtype::storage(sample_dtype);
-        with_runtime!(&client, R, c => {
-            let out = sample.binding::<R>();
-            let result = match distribution {
-                Distribution::Default => cubek::random::random_uniform(c, 0.0, 1.0, out, ty),
-                Distribution::Uniform(low, high) => {
-                    cubek::random::random_uniform(c, low as f32, high as f32, out, ty)
-                }
-                Distribution::Normal(mean, std) => {
-                    cubek::random::random_normal(c, mean as f32, std as f32, out, ty)
-                }
-                Distribution::Bernoulli(p) => {
-                    cubek::random::random_bernoulli(c, p as f32, out, ty)
-                }
-            };
-            if let Err(err) = result {
-                panic!("random: sampling {distribution:?} failed: {err:?}");
-            }
-        });
-    }
-    if dtype.is_float() {
-        sample
-    } else {
-        cast(sample, dtype)
-    }
-}
-
 /// The tensor on `device`: itself when already there, otherwise read back
 /// and uploaded (devices of different runtimes share no memory).
 pub fn to_device(tensor: CubeTensor, device: &CubeDevice) -> CubeTensor {
@@ -201,4 +80,130 @@ pub fn to_device(tensor: CubeTensor, device: &CubeDevice) -> CubeTensor {
         .into_data()
         .unwrap_or_else(|err| panic!("to_device: reading the tensor back failed: {err}"));
     CubeTensor::from_data(data, device)
+}
+
+// --------------------------------------------------------- CreationKernels
+
+impl CreationKernels for Cube {
+    /// A tensor of `shape` with every element `value`.
+    fn full(shape: Shape, value: Scalar, device: &CubeDevice, dtype: DType) -> CubeTensor {
+        let client = CubeClient::of(device);
+        let dtype = dtype::stored(dtype);
+        check_supported(&client, device, dtype, "full");
+        let out = CubeTensor::empty(&client, device, shape, dtype);
+        let n = out.num_elements();
+        if n == 0 {
+            return out;
+        }
+        let scalar = super::binary::input_scalar(value, dtype);
+        let ty = dtype::storage(dtype);
+        with_runtime!(&client, R, c => {
+            let w = walk(c, &out.shape, dtype.size(), &[&out]);
+            let units = n / w.vector;
+            let (count, dim) = elemwise_dims(c, units);
+            unsafe {
+                fill_kernel::launch_unchecked::<R>(
+                    c, count, dim, w.vector, out.arg::<R>(), scalar, units, ty,
+                );
+            }
+        });
+        out
+    }
+
+    /// `start, start + 1, …, end - 1`.
+    fn arange(range: Range<i64>, device: &CubeDevice, dtype: DType) -> CubeTensor {
+        let client = CubeClient::of(device);
+        check_supported(&client, device, dtype, "arange");
+        let n = if range.end > range.start {
+            (range.end as i128 - range.start as i128) as usize
+        } else {
+            0
+        };
+        let out = CubeTensor::empty(&client, device, Shape::new([n]), dtype);
+        if n == 0 {
+            return out;
+        }
+        let start = super::binary::input_scalar(Scalar::Int(range.start), dtype);
+        let ty = dtype::storage(dtype);
+        with_runtime!(&client, R, c => {
+            let (count, dim) = elemwise_dims(c, n);
+            unsafe {
+                arange_kernel::launch_unchecked::<R>(c, count, dim, out.arg::<R>(), start, n, ty);
+            }
+        });
+        out
+    }
+
+    /// Converts to `dtype`: float to int truncates toward zero, anything to
+    /// bool is `!= 0`, bool to numeric is 0 or 1.
+    fn cast(tensor: CubeTensor, dtype: DType) -> CubeTensor {
+        let dtype = dtype::stored(dtype);
+        if tensor.dtype == dtype {
+            return tensor;
+        }
+        check_supported(&tensor.client, &tensor.device, dtype, "cast");
+        let out = tensor.empty_like(tensor.shape.clone(), dtype);
+        let n = out.num_elements();
+        if n == 0 {
+            return out;
+        }
+        let types = [dtype::storage(tensor.dtype), dtype::storage(dtype)];
+        let to_bool = dtype == BOOL;
+        with_runtime!(&tensor.client, R, c => {
+            let size = tensor.dtype.size().max(dtype.size());
+            let w = walk(c, &out.shape, size, &[&tensor]);
+            let units = n / w.vector;
+            let (count, dim) = elemwise_dims(c, units);
+            unsafe {
+                cast_kernel::launch_unchecked::<R>(
+                    c, count, dim, w.vector,
+                    tensor.arg::<R>(), out.arg::<R>(),
+                    units, tensor.offset / w.vector, w.rank, to_bool, types,
+                );
+            }
+        });
+        out
+    }
+
+    /// Samples `distribution` on the device (cubek's generators; seeded by
+    /// `Backend::seed`). Int dtypes truncate a float sample.
+    fn random(
+        shape: Shape,
+        distribution: Distribution,
+        device: &CubeDevice,
+        dtype: DType,
+    ) -> CubeTensor {
+        let client = CubeClient::of(device);
+        let dtype = dtype::stored(dtype);
+        check_supported(&client, device, dtype, "random");
+        // Sample in f32 unless the float dtype itself is wanted.
+        let sample_dtype = if dtype.is_float() { dtype } else { DType::F32 };
+        let sample = CubeTensor::empty(&client, device, shape, sample_dtype);
+        if sample.num_elements() > 0 {
+            let ty = dtype::storage(sample_dtype);
+            with_runtime!(&client, R, c => {
+                let out = sample.binding::<R>();
+                let result = match distribution {
+                    Distribution::Default => cubek::random::random_uniform(c, 0.0, 1.0, out, ty),
+                    Distribution::Uniform(low, high) => {
+                        cubek::random::random_uniform(c, low as f32, high as f32, out, ty)
+                    }
+                    Distribution::Normal(mean, std) => {
+                        cubek::random::random_normal(c, mean as f32, std as f32, out, ty)
+                    }
+                    Distribution::Bernoulli(p) => {
+                        cubek::random::random_bernoulli(c, p as f32, out, ty)
+                    }
+                };
+                if let Err(err) = result {
+                    panic!("random: sampling {distribution:?} failed: {err:?}");
+                }
+            });
+        }
+        if dtype.is_float() {
+            sample
+        } else {
+            Self::cast(sample, dtype)
+        }
+    }
 }

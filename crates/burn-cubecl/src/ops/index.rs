@@ -33,13 +33,14 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use burn_backend::check;
+use burn_backend::kernels::IndexKernels;
 use burn_std::{DType, Scalar, Shape, TensorData, bf16, f16};
 use cubecl::prelude::*;
 
 use super::{elemwise_dims, strided_offset, walk};
-use crate::CubeTensor;
 use crate::client::with_runtime;
 use crate::dtype::{self, BOOL};
+use crate::{Cube, CubeTensor};
 
 // ----------------------------------------------------------------- kernels
 
@@ -226,206 +227,6 @@ fn mask_fill_kernel<T: Numeric, N: Size>(
     out[pos] = select_many(set, Vector::new(fill.get::<T>()), tensor[t]);
 }
 
-// -------------------------------------------------------------------- host
-
-/// Gathers along `dim`: `out[.., i, ..] = tensor[.., indices[.., i, ..], ..]`
-/// (`torch.gather`); the output has the indices' shape. An out-of-range
-/// index gives zero (Flex panics; see the module docs).
-pub fn gather(dim: usize, tensor: CubeTensor, indices: CubeTensor) -> CubeTensor {
-    let op = "gather";
-    check::gather(op, dim, &tensor.shape, &indices.shape);
-    int_indices(op, &indices);
-    let shape = indices.shape.clone();
-    gather_along(&tensor, dim, shape, &indices)
-}
-
-/// Scatters with addition along `dim` (`torch.scatter_add`):
-/// `out[.., indices[.., i, ..], ..] += value[.., i, ..]`. Duplicate indices
-/// accumulate in row-major order of `indices`; integers wrap. Out-of-range
-/// indices add nothing (Flex panics; see the module docs).
-pub fn scatter_add(
-    dim: usize,
-    tensor: CubeTensor,
-    indices: CubeTensor,
-    value: CubeTensor,
-) -> CubeTensor {
-    let op = "scatter_add";
-    check::gather(op, dim, &tensor.shape, &indices.shape);
-    let (ishape, vshape) = (&indices.shape, &value.shape);
-    let fits = ishape.num_dims() == vshape.num_dims()
-        && ishape.dims.iter().zip(&vshape.dims).all(|(&i, &v)| i <= v);
-    if !fits {
-        panic!("{op}: indices {ishape} must not exceed value {vshape} in any dim");
-    }
-    check::same_dtype(op, tensor.dtype, value.dtype);
-    int_indices(op, &indices);
-    numeric(op, tensor.dtype);
-    add_along(&tensor, dim, &value, &indices)
-}
-
-/// Selects slices of `dim` by a 1-D index tensor (`torch.index_select`);
-/// indices may repeat. An out-of-range index gives a slice of zeros (Flex
-/// panics; see the module docs).
-pub fn select(tensor: CubeTensor, dim: usize, indices: CubeTensor) -> CubeTensor {
-    let op = "select";
-    check::dim(op, dim, &tensor.shape);
-    one_dim_indices(op, &indices);
-    int_indices(op, &indices);
-    let mut shape = tensor.shape.clone();
-    shape.dims[dim] = indices.shape.dims[0];
-    let view = along(&indices, &shape, dim);
-    gather_along(&tensor, dim, shape, &view)
-}
-
-/// Adds `value`'s slices into the selected slices of `dim` (`torch.index_add`):
-/// `out[.., indices[j], ..] += value[.., j, ..]`; duplicates accumulate in
-/// order of `j`. Out-of-range indices add nothing (Flex panics; see the
-/// module docs).
-pub fn select_add(
-    tensor: CubeTensor,
-    dim: usize,
-    indices: CubeTensor,
-    value: CubeTensor,
-) -> CubeTensor {
-    let op = "select_add";
-    check::dim(op, dim, &tensor.shape);
-    one_dim_indices(op, &indices);
-    let (tshape, vshape) = (&tensor.shape, &value.shape);
-    let n = indices.shape.dims[0];
-    let fits = tshape.num_dims() == vshape.num_dims()
-        && (0..tshape.num_dims())
-            .all(|d| vshape.dims[d] == if d == dim { n } else { tshape.dims[d] });
-    if !fits {
-        panic!(
-            "{op}: value {vshape} must match tensor {tshape} outside dim {dim} and have {n} (the number of indices) along it"
-        );
-    }
-    check::same_dtype(op, tensor.dtype, value.dtype);
-    int_indices(op, &indices);
-    numeric(op, tensor.dtype);
-    let view = along(&indices, vshape, dim);
-    add_along(&tensor, dim, &value, &view)
-}
-
-/// `value` where `mask`, `tensor` elsewhere (all three broadcast to one
-/// shape).
-pub fn mask_where(tensor: CubeTensor, mask: CubeTensor, value: CubeTensor) -> CubeTensor {
-    let op = "mask_where";
-    bool_mask(op, &mask);
-    check::same_dtype(op, tensor.dtype, value.dtype);
-    let (t, m, v) = (&tensor.shape, &mask.shape, &value.shape);
-    let Ok(shape) = t.broadcast(m).and_then(|s| s.broadcast(v)) else {
-        panic!("{op}: tensor {t}, mask {m} and value {v} cannot be broadcast together");
-    };
-    let dtype = tensor.dtype;
-    let tensor = view_as(&tensor, &shape);
-    let mask = view_as(&mask, &shape);
-    let value = view_as(&value, &shape);
-    let out = tensor.empty_like(shape.clone(), dtype);
-    let n = shape.num_elements();
-    if n == 0 {
-        return out;
-    }
-    let ty = dtype::storage(dtype);
-    with_runtime!(&tensor.client, R, c => {
-        // The u32 mask shares the vector width of the data.
-        let w = walk(c, &shape, dtype.size().max(4), &[&tensor, &mask, &value]);
-        let units = n / w.vector;
-        let (count, cube_dim) = elemwise_dims(c, units);
-        unsafe {
-            mask_where_kernel::launch_unchecked::<R>(
-                c, count, cube_dim, w.vector,
-                tensor.arg::<R>(), mask.arg::<R>(), value.arg::<R>(), out.arg::<R>(),
-                units,
-                tensor.offset / w.vector, mask.offset / w.vector, value.offset / w.vector,
-                w.rank, ty,
-            );
-        }
-    });
-    out
-}
-
-/// `value` where `mask`, `tensor` elsewhere; the mask broadcasts to the
-/// tensor's shape, and the scalar is converted to the tensor's dtype with
-/// Burn's saturating element rules (bools: nonzero is true).
-pub fn mask_fill(tensor: CubeTensor, mask: CubeTensor, value: Scalar) -> CubeTensor {
-    let op = "mask_fill";
-    bool_mask(op, &mask);
-    let shape = tensor.shape.clone();
-    if shape.broadcast(&mask.shape).ok().as_ref() != Some(&shape) {
-        panic!(
-            "{op}: mask {} cannot be broadcast to tensor {shape}",
-            mask.shape
-        );
-    }
-    let dtype = tensor.dtype;
-    let mask = view_as(&mask, &shape);
-    let out = tensor.empty_like(shape.clone(), dtype);
-    let n = shape.num_elements();
-    if n == 0 {
-        return out;
-    }
-    let ty = dtype::storage(dtype);
-    let fill = scalar_as(value, dtype);
-    with_runtime!(&tensor.client, R, c => {
-        let w = walk(c, &shape, dtype.size().max(4), &[&tensor, &mask]);
-        let units = n / w.vector;
-        let (count, cube_dim) = elemwise_dims(c, units);
-        unsafe {
-            mask_fill_kernel::launch_unchecked::<R>(
-                c, count, cube_dim, w.vector,
-                tensor.arg::<R>(), mask.arg::<R>(), fill, out.arg::<R>(),
-                units, tensor.offset / w.vector, mask.offset / w.vector,
-                w.rank, ty,
-            );
-        }
-    });
-    out
-}
-
-/// Coordinates of the true elements, `[count, rank]`, in row-major order.
-///
-/// The output's size depends on the data, so this is a host round trip:
-/// the mask is read back, the coordinates are computed on the host and
-/// uploaded. They are of the backend's default int dtype, `I32` (Flex
-/// returns its own default, `I64`; the tensor API casts either to the
-/// device's int dtype), or `I64` if a dim is too large for `I32`.
-pub fn argwhere(tensor: CubeTensor) -> CubeTensor {
-    let dtype = tensor.dtype;
-    if !dtype.is_bool() {
-        panic!("argwhere: expected a bool tensor, got {dtype}");
-    }
-    let device = tensor.device.clone();
-    let shape = tensor.shape.clone();
-    let rank = shape.num_dims();
-    let data = tensor
-        .into_data()
-        .unwrap_or_else(|err| panic!("argwhere: reading the mask back failed: {err}"));
-    let bools = data
-        .to_vec::<bool>()
-        .unwrap_or_else(|err| panic!("argwhere: the mask did not read back as bools: {err:?}"));
-    let strides = shape.contiguous_strides();
-    let mut coords: Vec<i64> = Vec::new();
-    let mut count = 0;
-    for (linear, _) in bools.iter().enumerate().filter(|&(_, &b)| b) {
-        count += 1;
-        let mut rest = linear;
-        for &s in &strides {
-            coords.push((rest / s) as i64);
-            rest %= s;
-        }
-    }
-    let out_shape = Shape::from(vec![count, rank]);
-    let fits_i32 = shape.dims.iter().all(|&d| d <= i32::MAX as usize);
-    let data = if fits_i32 {
-        let coords: Vec<i32> = coords.into_iter().map(|c| c as i32).collect();
-        TensorData::new(coords, out_shape)
-    } else {
-        TensorData::new(coords, out_shape)
-    };
-    CubeTensor::from_data(data, &device)
-}
-
 // ----------------------------------------------------------------- helpers
 
 /// Shared launcher of `gather` and `select`: `indices` is a view of `shape`
@@ -579,5 +380,207 @@ fn scalar_as(value: Scalar, dtype: DType) -> InputScalar {
         DType::U16 => InputScalar::new(value.elem::<u16>(), ty),
         DType::U8 => InputScalar::new(value.elem::<u8>(), ty),
         DType::Bool(_) => InputScalar::new(u32::from(value.to_bool()), dtype::storage(BOOL)),
+    }
+}
+
+// ------------------------------------------------------------ IndexKernels
+
+impl IndexKernels for Cube {
+    /// Gathers along `dim`: `out[.., i, ..] = tensor[.., indices[.., i, ..], ..]`
+    /// (`torch.gather`); the output has the indices' shape. An out-of-range
+    /// index gives zero (Flex panics; see the module docs).
+    fn gather(dim: usize, tensor: CubeTensor, indices: CubeTensor) -> CubeTensor {
+        let op = "gather";
+        check::gather(op, dim, &tensor.shape, &indices.shape);
+        int_indices(op, &indices);
+        let shape = indices.shape.clone();
+        gather_along(&tensor, dim, shape, &indices)
+    }
+
+    /// Scatters with addition along `dim` (`torch.scatter_add`):
+    /// `out[.., indices[.., i, ..], ..] += value[.., i, ..]`. Duplicate indices
+    /// accumulate in row-major order of `indices`; integers wrap. Out-of-range
+    /// indices add nothing (Flex panics; see the module docs).
+    fn scatter_add(
+        dim: usize,
+        tensor: CubeTensor,
+        indices: CubeTensor,
+        value: CubeTensor,
+    ) -> CubeTensor {
+        let op = "scatter_add";
+        check::gather(op, dim, &tensor.shape, &indices.shape);
+        let (ishape, vshape) = (&indices.shape, &value.shape);
+        let fits = ishape.num_dims() == vshape.num_dims()
+            && ishape.dims.iter().zip(&vshape.dims).all(|(&i, &v)| i <= v);
+        if !fits {
+            panic!("{op}: indices {ishape} must not exceed value {vshape} in any dim");
+        }
+        check::same_dtype(op, tensor.dtype, value.dtype);
+        int_indices(op, &indices);
+        numeric(op, tensor.dtype);
+        add_along(&tensor, dim, &value, &indices)
+    }
+
+    /// Selects slices of `dim` by a 1-D index tensor (`torch.index_select`);
+    /// indices may repeat. An out-of-range index gives a slice of zeros (Flex
+    /// panics; see the module docs).
+    fn select(tensor: CubeTensor, dim: usize, indices: CubeTensor) -> CubeTensor {
+        let op = "select";
+        check::dim(op, dim, &tensor.shape);
+        one_dim_indices(op, &indices);
+        int_indices(op, &indices);
+        let mut shape = tensor.shape.clone();
+        shape.dims[dim] = indices.shape.dims[0];
+        let view = along(&indices, &shape, dim);
+        gather_along(&tensor, dim, shape, &view)
+    }
+
+    /// Adds `value`'s slices into the selected slices of `dim` (`torch.index_add`):
+    /// `out[.., indices[j], ..] += value[.., j, ..]`; duplicates accumulate in
+    /// order of `j`. Out-of-range indices add nothing (Flex panics; see the
+    /// module docs).
+    fn select_add(
+        tensor: CubeTensor,
+        dim: usize,
+        indices: CubeTensor,
+        value: CubeTensor,
+    ) -> CubeTensor {
+        let op = "select_add";
+        check::dim(op, dim, &tensor.shape);
+        one_dim_indices(op, &indices);
+        let (tshape, vshape) = (&tensor.shape, &value.shape);
+        let n = indices.shape.dims[0];
+        let fits = tshape.num_dims() == vshape.num_dims()
+            && (0..tshape.num_dims())
+                .all(|d| vshape.dims[d] == if d == dim { n } else { tshape.dims[d] });
+        if !fits {
+            panic!(
+                "{op}: value {vshape} must match tensor {tshape} outside dim {dim} and have {n} (the number of indices) along it"
+            );
+        }
+        check::same_dtype(op, tensor.dtype, value.dtype);
+        int_indices(op, &indices);
+        numeric(op, tensor.dtype);
+        let view = along(&indices, vshape, dim);
+        add_along(&tensor, dim, &value, &view)
+    }
+
+    /// `value` where `mask`, `tensor` elsewhere (all three broadcast to one
+    /// shape).
+    fn mask_where(tensor: CubeTensor, mask: CubeTensor, value: CubeTensor) -> CubeTensor {
+        let op = "mask_where";
+        bool_mask(op, &mask);
+        check::same_dtype(op, tensor.dtype, value.dtype);
+        let (t, m, v) = (&tensor.shape, &mask.shape, &value.shape);
+        let Ok(shape) = t.broadcast(m).and_then(|s| s.broadcast(v)) else {
+            panic!("{op}: tensor {t}, mask {m} and value {v} cannot be broadcast together");
+        };
+        let dtype = tensor.dtype;
+        let tensor = view_as(&tensor, &shape);
+        let mask = view_as(&mask, &shape);
+        let value = view_as(&value, &shape);
+        let out = tensor.empty_like(shape.clone(), dtype);
+        let n = shape.num_elements();
+        if n == 0 {
+            return out;
+        }
+        let ty = dtype::storage(dtype);
+        with_runtime!(&tensor.client, R, c => {
+            // The u32 mask shares the vector width of the data.
+            let w = walk(c, &shape, dtype.size().max(4), &[&tensor, &mask, &value]);
+            let units = n / w.vector;
+            let (count, cube_dim) = elemwise_dims(c, units);
+            unsafe {
+                mask_where_kernel::launch_unchecked::<R>(
+                    c, count, cube_dim, w.vector,
+                    tensor.arg::<R>(), mask.arg::<R>(), value.arg::<R>(), out.arg::<R>(),
+                    units,
+                    tensor.offset / w.vector, mask.offset / w.vector, value.offset / w.vector,
+                    w.rank, ty,
+                );
+            }
+        });
+        out
+    }
+
+    /// `value` where `mask`, `tensor` elsewhere; the mask broadcasts to the
+    /// tensor's shape, and the scalar is converted to the tensor's dtype with
+    /// Burn's saturating element rules (bools: nonzero is true).
+    fn mask_fill(tensor: CubeTensor, mask: CubeTensor, value: Scalar) -> CubeTensor {
+        let op = "mask_fill";
+        bool_mask(op, &mask);
+        let shape = tensor.shape.clone();
+        if shape.broadcast(&mask.shape).ok().as_ref() != Some(&shape) {
+            panic!(
+                "{op}: mask {} cannot be broadcast to tensor {shape}",
+                mask.shape
+            );
+        }
+        let dtype = tensor.dtype;
+        let mask = view_as(&mask, &shape);
+        let out = tensor.empty_like(shape.clone(), dtype);
+        let n = shape.num_elements();
+        if n == 0 {
+            return out;
+        }
+        let ty = dtype::storage(dtype);
+        let fill = scalar_as(value, dtype);
+        with_runtime!(&tensor.client, R, c => {
+            let w = walk(c, &shape, dtype.size().max(4), &[&tensor, &mask]);
+            let units = n / w.vector;
+            let (count, cube_dim) = elemwise_dims(c, units);
+            unsafe {
+                mask_fill_kernel::launch_unchecked::<R>(
+                    c, count, cube_dim, w.vector,
+                    tensor.arg::<R>(), mask.arg::<R>(), fill, out.arg::<R>(),
+                    units, tensor.offset / w.vector, mask.offset / w.vector,
+                    w.rank, ty,
+                );
+            }
+        });
+        out
+    }
+
+    /// Coordinates of the true elements, `[count, rank]`, in row-major order.
+    ///
+    /// The output's size depends on the data, so this is a host round trip:
+    /// the mask is read back, the coordinates are computed on the host and
+    /// uploaded. They are of the backend's default int dtype, `I32` (Flex
+    /// returns its own default, `I64`; the tensor API casts either to the
+    /// device's int dtype), or `I64` if a dim is too large for `I32`.
+    fn argwhere(tensor: CubeTensor) -> CubeTensor {
+        let dtype = tensor.dtype;
+        if !dtype.is_bool() {
+            panic!("argwhere: expected a bool tensor, got {dtype}");
+        }
+        let device = tensor.device.clone();
+        let shape = tensor.shape.clone();
+        let rank = shape.num_dims();
+        let data = tensor
+            .into_data()
+            .unwrap_or_else(|err| panic!("argwhere: reading the mask back failed: {err}"));
+        let bools = data
+            .to_vec::<bool>()
+            .unwrap_or_else(|err| panic!("argwhere: the mask did not read back as bools: {err:?}"));
+        let strides = shape.contiguous_strides();
+        let mut coords: Vec<i64> = Vec::new();
+        let mut count = 0;
+        for (linear, _) in bools.iter().enumerate().filter(|&(_, &b)| b) {
+            count += 1;
+            let mut rest = linear;
+            for &s in &strides {
+                coords.push((rest / s) as i64);
+                rest %= s;
+            }
+        }
+        let out_shape = Shape::from(vec![count, rank]);
+        let fits_i32 = shape.dims.iter().all(|&d| d <= i32::MAX as usize);
+        let data = if fits_i32 {
+            let coords: Vec<i32> = coords.into_iter().map(|c| c as i32).collect();
+            TensorData::new(coords, out_shape)
+        } else {
+            TensorData::new(coords, out_shape)
+        };
+        CubeTensor::from_data(data, &device)
     }
 }

@@ -16,6 +16,7 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
+use burn_backend::kernels::InterpolateKernels;
 use burn_backend::{InterpolateMode, InterpolateOptions, check, dims4, nonempty_spatial};
 use burn_std::{DType, Shape, TensorData};
 use cubecl::prelude::*;
@@ -23,7 +24,7 @@ use cubecl::prelude::*;
 use super::elemwise_dims;
 use super::pool::{acc_dtype, float_acc_types};
 use crate::client::with_runtime;
-use crate::{CubeDevice, CubeTensor};
+use crate::{Cube, CubeDevice, CubeTensor};
 
 /// The taps of one axis: output `o` reads `index[o·taps + t]` with weight
 /// `weight[o·taps + t]`.
@@ -275,97 +276,101 @@ fn interpolate_backward_kernel<F: Float, A: Float>(
     out[pos] = F::cast_from(acc);
 }
 
-/// Resizes `[n, c, h, w]` to `output_size`.
-pub fn interpolate(
-    x: CubeTensor,
-    output_size: [usize; 2],
-    options: InterpolateOptions,
-) -> CubeTensor {
-    let op = "interpolate";
-    nonempty_spatial(op, &x.shape, output_size);
-    check::float_dtype(op, x.dtype);
-    let [n, c, h, w] = dims4(op, &x.shape);
-    let [oh, ow] = output_size;
-    let dtype = x.dtype;
-    let out = x.empty_like(Shape::new([n, c, oh, ow]), dtype);
-    let len = out.num_elements();
-    if len == 0 {
-        return out;
-    }
-    let (rows, cols) = (taps(h, oh, options), taps(w, ow, options));
-    let acc = acc_dtype(dtype);
-    let device = x.device.clone();
-    let index = |t: &Taps| upload_u32(t.index.iter().map(|&i| i as u32).collect(), &device);
-    let (row_index, col_index) = (index(&rows), index(&cols));
-    let row_weight = upload_weights(&rows.weight, acc, &device);
-    let col_weight = upload_weights(&cols.weight, acc, &device);
-    let types = float_acc_types(dtype);
-    with_runtime!(&x.client, R, cl => {
-        let (count, dim) = elemwise_dims(cl, len);
-        unsafe {
-            interpolate_kernel::launch_unchecked::<R>(
-                cl, count, dim,
-                x.arg::<R>(),
-                row_index.arg::<R>(), row_weight.arg::<R>(),
-                col_index.arg::<R>(), col_weight.arg::<R>(),
-                out.arg::<R>(),
-                len, x.offset, rows.taps, cols.taps, types,
-            );
-        }
-    });
-    out
-}
+// ------------------------------------------------------ InterpolateKernels
 
-/// Gradient of [`interpolate`] with respect to its input.
-pub fn interpolate_backward(
-    x_shape: &Shape,
-    grad: CubeTensor,
-    output_size: [usize; 2],
-    options: InterpolateOptions,
-) -> CubeTensor {
-    let op = "interpolate_backward";
-    nonempty_spatial(op, x_shape, output_size);
-    let [n, c, h, w] = dims4(op, x_shape);
-    let [oh, ow] = output_size;
-    if grad.shape.dims[..] != [n, c, oh, ow] {
-        panic!(
-            "{op}: output gradient {} does not match [{n}, {c}, {oh}, {ow}]",
-            grad.shape
-        );
+impl InterpolateKernels for Cube {
+    /// Resizes `[n, c, h, w]` to `output_size`.
+    fn interpolate(
+        x: CubeTensor,
+        output_size: [usize; 2],
+        options: InterpolateOptions,
+    ) -> CubeTensor {
+        let op = "interpolate";
+        nonempty_spatial(op, &x.shape, output_size);
+        check::float_dtype(op, x.dtype);
+        let [n, c, h, w] = dims4(op, &x.shape);
+        let [oh, ow] = output_size;
+        let dtype = x.dtype;
+        let out = x.empty_like(Shape::new([n, c, oh, ow]), dtype);
+        let len = out.num_elements();
+        if len == 0 {
+            return out;
+        }
+        let (rows, cols) = (taps(h, oh, options), taps(w, ow, options));
+        let acc = acc_dtype(dtype);
+        let device = x.device.clone();
+        let index = |t: &Taps| upload_u32(t.index.iter().map(|&i| i as u32).collect(), &device);
+        let (row_index, col_index) = (index(&rows), index(&cols));
+        let row_weight = upload_weights(&rows.weight, acc, &device);
+        let col_weight = upload_weights(&cols.weight, acc, &device);
+        let types = float_acc_types(dtype);
+        with_runtime!(&x.client, R, cl => {
+            let (count, dim) = elemwise_dims(cl, len);
+            unsafe {
+                interpolate_kernel::launch_unchecked::<R>(
+                    cl, count, dim,
+                    x.arg::<R>(),
+                    row_index.arg::<R>(), row_weight.arg::<R>(),
+                    col_index.arg::<R>(), col_weight.arg::<R>(),
+                    out.arg::<R>(),
+                    len, x.offset, rows.taps, cols.taps, types,
+                );
+            }
+        });
+        out
     }
-    check::float_dtype(op, grad.dtype);
-    let dtype = grad.dtype;
-    let out = grad.empty_like(x_shape.clone(), dtype);
-    let len = out.num_elements();
-    if len == 0 {
-        return out;
-    }
-    let rows = invert(&taps(h, oh, options), h);
-    let cols = invert(&taps(w, ow, options), w);
-    let acc = acc_dtype(dtype);
-    let device = grad.device.clone();
-    let upload = |inv: Inverse| {
-        (
-            upload_u32(inv.offsets, &device),
-            upload_u32(inv.outputs, &device),
-            upload_weights(&inv.weights, acc, &device),
-        )
-    };
-    let (row_offsets, row_outputs, row_weights) = upload(rows);
-    let (col_offsets, col_outputs, col_weights) = upload(cols);
-    let types = float_acc_types(dtype);
-    with_runtime!(&grad.client, R, cl => {
-        let (count, dim) = elemwise_dims(cl, len);
-        unsafe {
-            interpolate_backward_kernel::launch_unchecked::<R>(
-                cl, count, dim,
-                grad.arg::<R>(),
-                row_offsets.arg::<R>(), row_outputs.arg::<R>(), row_weights.arg::<R>(),
-                col_offsets.arg::<R>(), col_outputs.arg::<R>(), col_weights.arg::<R>(),
-                out.arg::<R>(),
-                len, grad.offset, types,
+
+    /// Gradient of [`interpolate`] with respect to its input.
+    fn interpolate_backward(
+        x_shape: &Shape,
+        grad: CubeTensor,
+        output_size: [usize; 2],
+        options: InterpolateOptions,
+    ) -> CubeTensor {
+        let op = "interpolate_backward";
+        nonempty_spatial(op, x_shape, output_size);
+        let [n, c, h, w] = dims4(op, x_shape);
+        let [oh, ow] = output_size;
+        if grad.shape.dims[..] != [n, c, oh, ow] {
+            panic!(
+                "{op}: output gradient {} does not match [{n}, {c}, {oh}, {ow}]",
+                grad.shape
             );
         }
-    });
-    out
+        check::float_dtype(op, grad.dtype);
+        let dtype = grad.dtype;
+        let out = grad.empty_like(x_shape.clone(), dtype);
+        let len = out.num_elements();
+        if len == 0 {
+            return out;
+        }
+        let rows = invert(&taps(h, oh, options), h);
+        let cols = invert(&taps(w, ow, options), w);
+        let acc = acc_dtype(dtype);
+        let device = grad.device.clone();
+        let upload = |inv: Inverse| {
+            (
+                upload_u32(inv.offsets, &device),
+                upload_u32(inv.outputs, &device),
+                upload_weights(&inv.weights, acc, &device),
+            )
+        };
+        let (row_offsets, row_outputs, row_weights) = upload(rows);
+        let (col_offsets, col_outputs, col_weights) = upload(cols);
+        let types = float_acc_types(dtype);
+        with_runtime!(&grad.client, R, cl => {
+            let (count, dim) = elemwise_dims(cl, len);
+            unsafe {
+                interpolate_backward_kernel::launch_unchecked::<R>(
+                    cl, count, dim,
+                    grad.arg::<R>(),
+                    row_offsets.arg::<R>(), row_outputs.arg::<R>(), row_weights.arg::<R>(),
+                    col_offsets.arg::<R>(), col_outputs.arg::<R>(), col_weights.arg::<R>(),
+                    out.arg::<R>(),
+                    len, grad.offset, types,
+                );
+            }
+        });
+        out
+    }
 }

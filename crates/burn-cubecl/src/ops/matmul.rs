@@ -6,6 +6,7 @@ use alloc::vec::Vec;
 use core::sync::atomic::{AtomicBool, Ordering};
 
 use burn_backend::check;
+use burn_backend::kernels::{CreationKernels, MatmulKernels, ShapeKernels};
 use burn_std::Shape;
 use cubecl::features::Tma;
 use cubecl::ir::AddressType;
@@ -22,9 +23,9 @@ use cubek::std::stage::SwizzleMode;
 use cubek::std::{InputBinding, PartitionSize, StageSize, SwizzleModes, TileSize};
 
 use super::elemwise_dims;
-use crate::CubeTensor;
 use crate::client::with_runtime;
 use crate::dtype;
+use crate::{Cube, CubeTensor};
 
 /// One thread per output element; operands of any strides (batch dims of
 /// size 1 broadcast through stride 0). Accumulates in the element type.
@@ -63,26 +64,6 @@ fn matmul_kernel<T: Numeric>(
         acc += lhs[l + p * lhs.stride(n_dim)] * rhs[r + p * rhs.stride(m_dim)];
     }
     out[pos] = acc;
-}
-
-/// `lhs @ rhs` over the last two dims, broadcasting batch dims.
-pub fn matmul(lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
-    let op = "matmul";
-    check::same_dtype(op, lhs.dtype, rhs.dtype);
-    let shape = check::matmul(op, &lhs.shape, &rhs.shape);
-    let dtype = lhs.dtype;
-    let out = lhs.empty_like(shape.clone(), dtype);
-    if out.num_elements() == 0 {
-        return out;
-    }
-    if lhs.shape.dims[lhs.shape.num_dims() - 1] == 0 {
-        return super::creation::full(shape, burn_std::Scalar::Int(0), &lhs.device, dtype);
-    }
-    if dtype.is_float() && (tensor_core_tn(&lhs, &rhs, &out) || cubek_matmul(&lhs, &rhs, &out)) {
-        return out;
-    }
-    naive(&lhs, &rhs, &out);
-    out
 }
 
 /// `t` with batch dims of size 1 widened (stride 0) to `out`'s batch dims.
@@ -202,8 +183,8 @@ fn tensor_core_tn(lhs: &CubeTensor, rhs: &CubeTensor, out: &CubeTensor) -> bool 
         // The transpose made contiguous, seen transposed again.
         let mut axes: Vec<usize> = (0..rank).collect();
         axes.swap(rank - 2, rank - 1);
-        let packed = super::shape::copy_contiguous(&super::shape::permute(rhs.clone(), &axes));
-        super::shape::permute(packed, &axes)
+        let packed = super::shape::copy_contiguous(&Cube::permute(rhs.clone(), &axes));
+        Cube::permute(packed, &axes)
     };
     let ty = dtype::storage(dtype);
     let Ok(problem) = MatmulProblem::from_shapes_and_strides(
@@ -322,4 +303,29 @@ pub fn matmul_with(
         )
         .map_err(|err| alloc::format!("{err:?}"))
     })
+}
+
+// ----------------------------------------------------------- MatmulKernels
+
+impl MatmulKernels for Cube {
+    /// `lhs @ rhs` over the last two dims, broadcasting batch dims.
+    fn matmul(lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
+        let op = "matmul";
+        check::same_dtype(op, lhs.dtype, rhs.dtype);
+        let shape = check::matmul(op, &lhs.shape, &rhs.shape);
+        let dtype = lhs.dtype;
+        let out = lhs.empty_like(shape.clone(), dtype);
+        if out.num_elements() == 0 {
+            return out;
+        }
+        if lhs.shape.dims[lhs.shape.num_dims() - 1] == 0 {
+            return Cube::full(shape, burn_std::Scalar::Int(0), &lhs.device, dtype);
+        }
+        if dtype.is_float() && (tensor_core_tn(&lhs, &rhs, &out) || cubek_matmul(&lhs, &rhs, &out))
+        {
+            return out;
+        }
+        naive(&lhs, &rhs, &out);
+        out
+    }
 }

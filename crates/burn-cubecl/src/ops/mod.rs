@@ -1,6 +1,8 @@
-//! Kernels and their host-side launchers, one file per op family. Each
-//! public function takes and returns [`CubeTensor`](crate::CubeTensor)s, so
-//! the backend impls in `crate::backend` are one line per op.
+//! Kernels and their host-side launchers, one file per op family, each
+//! implementing the kernel trait of its family (`ShapeKernels` in
+//! `shape.rs`, …; see `burn_backend::kernels`), from which burn-backend's
+//! adapters give `Cube` the ops traits of every tensor kind. Launchers
+//! take and return [`CubeTensor`](crate::CubeTensor)s.
 
 pub mod binary;
 pub mod conv;

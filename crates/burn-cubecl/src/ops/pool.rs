@@ -14,27 +14,15 @@
 //! each input element only reads the outputs whose row and column ranges
 //! contain it.
 
-use burn_backend::{check, dims4, nonempty_spatial, pool2d_output_shape};
+use burn_backend::kernels::{CreationKernels, PoolKernels};
+use burn_backend::{PoolWindow, check, dims4, nonempty_spatial, pool2d_output_shape};
 use burn_std::{DType, Shape};
 use cubecl::prelude::*;
 
 use super::elemwise_dims;
-use crate::CubeTensor;
 use crate::client::with_runtime;
 use crate::dtype;
-
-/// A pooling window.
-#[derive(Clone, Copy, Debug)]
-pub struct Window {
-    /// Kernel size.
-    pub kernel: [usize; 2],
-    /// Stride.
-    pub stride: [usize; 2],
-    /// Zero padding on each side.
-    pub padding: [usize; 2],
-    /// Dilation.
-    pub dilation: [usize; 2],
-}
+use crate::{Cube, CubeTensor};
 
 /// The dtype float kernels of `dtype` accumulate in: f64 for f64, f32
 /// otherwise (f16/bf16 round once at the end).
@@ -122,50 +110,6 @@ fn max_pool2d_kernel<F: Float, I: Int>(
     // keeps the plane's first element, as Flex does.
     out[pos] = best;
     indices[pos] = I::cast_from(best_at);
-}
-
-/// Max pooling with the flat `h·w` index of each max.
-pub fn max_pool2d_with_indices(
-    x: CubeTensor,
-    window: Window,
-    ceil_mode: bool,
-) -> (CubeTensor, CubeTensor) {
-    let op = "max_pool2d_with_indices";
-    let out_shape = pool2d_output_shape(
-        op,
-        &x.shape,
-        window.kernel,
-        window.stride,
-        window.padding,
-        window.dilation,
-        ceil_mode,
-    );
-    check::float_dtype(op, x.dtype);
-    let dtype = x.dtype;
-    // The backend default int dtype (Flex and PyTorch use int64, theirs).
-    let index_dtype = dtype::INDEX;
-    let out = x.empty_like(out_shape.clone(), dtype);
-    let indices = x.empty_like(out_shape, index_dtype);
-    let n = out.num_elements();
-    if n == 0 {
-        return (out, indices);
-    }
-    let types = [dtype::storage(dtype), dtype::storage(index_dtype)];
-    let w = window;
-    with_runtime!(&x.client, R, c => {
-        let (count, dim) = elemwise_dims(c, n);
-        unsafe {
-            max_pool2d_kernel::launch_unchecked::<R>(
-                c, count, dim,
-                x.arg::<R>(), out.arg::<R>(), indices.arg::<R>(),
-                n, x.offset,
-                w.kernel[0], w.kernel[1], w.stride[0], w.stride[1],
-                w.padding[0], w.padding[1], w.dilation[0], w.dilation[1],
-                types,
-            );
-        }
-    });
-    (out, indices)
 }
 
 /// Per plane: for each output row the range of input rows its indices
@@ -273,67 +217,6 @@ fn max_pool2d_backward_kernel<F: Float, A: Float, I: Int>(
         }
     }
     out[pos] = F::cast_from(acc);
-}
-
-/// Gradient of max pooling: each output gradient added at the input
-/// position its index names. Indices outside their plane are skipped (a
-/// GPU kernel cannot panic; [`max_pool2d_with_indices`] never makes them).
-pub fn max_pool2d_backward(x_shape: &Shape, grad: CubeTensor, indices: CubeTensor) -> CubeTensor {
-    let op = "max_pool2d_with_indices_backward";
-    let [n, c, h, w] = dims4(op, x_shape);
-    let g_shape = grad.shape.clone();
-    if indices.shape != g_shape {
-        panic!(
-            "{op}: indices {} and output gradient {g_shape} must have the same shape",
-            indices.shape
-        );
-    }
-    let [gn, gc, oh, ow] = dims4(op, &g_shape);
-    if gn != n || gc != c {
-        panic!("{op}: output gradient {g_shape} does not match the input {x_shape}");
-    }
-    check::float_dtype(op, grad.dtype);
-    check::int_dtype(op, indices.dtype);
-    let dtype = grad.dtype;
-    if g_shape.num_elements() == 0 && x_shape.num_elements() > 0 {
-        // No output gradient to gather: the input gradient is zero.
-        return super::creation::full(
-            x_shape.clone(),
-            burn_std::Scalar::Float(0.0),
-            &grad.device,
-            dtype,
-        );
-    }
-    let out = grad.empty_like(x_shape.clone(), dtype);
-    let len = out.num_elements();
-    if len == 0 {
-        return out;
-    }
-    let planes = n * c;
-    let bound_units = planes * (oh + ow);
-    let bounds = grad.empty_like(Shape::new([bound_units * 2]), DType::U32);
-    let idx_ty = dtype::storage(indices.dtype);
-    let [f_ty, a_ty] = float_acc_types(dtype);
-    with_runtime!(&grad.client, R, cl => {
-        let (count, dim) = elemwise_dims(cl, bound_units);
-        unsafe {
-            index_bounds_kernel::launch_unchecked::<R>(
-                cl, count, dim,
-                indices.arg::<R>(), bounds.arg::<R>(),
-                bound_units, indices.offset, h, w, idx_ty,
-            );
-        }
-        let (count, dim) = elemwise_dims(cl, len);
-        unsafe {
-            max_pool2d_backward_kernel::launch_unchecked::<R>(
-                cl, count, dim,
-                grad.arg::<R>(), indices.arg::<R>(), bounds.arg::<R>(), out.arg::<R>(),
-                len, grad.offset, indices.offset,
-                [f_ty, a_ty, idx_ty],
-            );
-        }
-    });
-    out
 }
 
 // ---------------------------------------------------------------- avg pool
@@ -449,97 +332,6 @@ fn avg_pool2d_backward_kernel<F: Float, A: Float>(
     out[pos] = F::cast_from(acc);
 }
 
-/// Average pooling.
-pub fn avg_pool2d(
-    x: CubeTensor,
-    window: Window,
-    count_include_pad: bool,
-    ceil_mode: bool,
-) -> CubeTensor {
-    let op = "avg_pool2d";
-    let out_shape = pool2d_output_shape(
-        op,
-        &x.shape,
-        window.kernel,
-        window.stride,
-        window.padding,
-        window.dilation,
-        ceil_mode,
-    );
-    check::float_dtype(op, x.dtype);
-    let dtype = x.dtype;
-    let out = x.empty_like(out_shape, dtype);
-    let n = out.num_elements();
-    if n == 0 {
-        return out;
-    }
-    let types = float_acc_types(dtype);
-    let w = window;
-    with_runtime!(&x.client, R, c => {
-        let (count, dim) = elemwise_dims(c, n);
-        unsafe {
-            avg_pool2d_kernel::launch_unchecked::<R>(
-                c, count, dim,
-                x.arg::<R>(), out.arg::<R>(),
-                n, x.offset,
-                w.kernel[0], w.kernel[1], w.stride[0], w.stride[1],
-                w.padding[0], w.padding[1],
-                count_include_pad, types,
-            );
-        }
-    });
-    out
-}
-
-/// Gradient of average pooling.
-pub fn avg_pool2d_backward(
-    x_shape: &Shape,
-    grad: CubeTensor,
-    window: Window,
-    count_include_pad: bool,
-    ceil_mode: bool,
-) -> CubeTensor {
-    let op = "avg_pool2d_backward";
-    let out_shape = pool2d_output_shape(
-        op,
-        x_shape,
-        window.kernel,
-        window.stride,
-        window.padding,
-        window.dilation,
-        ceil_mode,
-    );
-    if grad.shape != out_shape {
-        panic!(
-            "{op}: output gradient {} does not match the pooled shape {out_shape}",
-            grad.shape
-        );
-    }
-    check::float_dtype(op, grad.dtype);
-    let dtype = grad.dtype;
-    let out = grad.empty_like(x_shape.clone(), dtype);
-    let n = out.num_elements();
-    if n == 0 {
-        return out;
-    }
-    let types = float_acc_types(dtype);
-    let w = window;
-    with_runtime!(&grad.client, R, c => {
-        let (count, dim) = elemwise_dims(c, n);
-        unsafe {
-            avg_pool2d_backward_kernel::launch_unchecked::<R>(
-                c, count, dim,
-                grad.arg::<R>(), out.arg::<R>(),
-                n, grad.offset,
-                w.kernel[0], w.kernel[1], w.stride[0], w.stride[1],
-                w.padding[0], w.padding[1],
-                count_include_pad, types,
-            );
-        }
-    });
-    out
-}
-
 // ------------------------------------------------------- adaptive avg pool
 
 /// The input range `floor(o·n / out) .. ceil((o + 1)·n / out)` of output `o`.
@@ -624,61 +416,261 @@ fn adaptive_avg_pool2d_backward_kernel<F: Float, A: Float>(
     out[pos] = F::cast_from(acc);
 }
 
-/// Adaptive average pooling.
-pub fn adaptive_avg_pool2d(x: CubeTensor, output_size: [usize; 2]) -> CubeTensor {
-    let op = "adaptive_avg_pool2d";
-    nonempty_spatial(op, &x.shape, output_size);
-    check::float_dtype(op, x.dtype);
-    let [n, c, _, _] = dims4(op, &x.shape);
-    let dtype = x.dtype;
-    let out = x.empty_like(Shape::new([n, c, output_size[0], output_size[1]]), dtype);
-    let len = out.num_elements();
-    if len == 0 {
-        return out;
-    }
-    let types = float_acc_types(dtype);
-    with_runtime!(&x.client, R, cl => {
-        let (count, dim) = elemwise_dims(cl, len);
-        unsafe {
-            adaptive_avg_pool2d_kernel::launch_unchecked::<R>(
-                cl, count, dim,
-                x.arg::<R>(), out.arg::<R>(),
-                len, x.offset, types,
-            );
-        }
-    });
-    out
-}
+// ------------------------------------------------------------- PoolKernels
 
-/// Gradient of adaptive average pooling.
-pub fn adaptive_avg_pool2d_backward(x_shape: &Shape, grad: CubeTensor) -> CubeTensor {
-    let op = "adaptive_avg_pool2d_backward";
-    let [n, c, _, _] = dims4(op, x_shape);
-    let [gn, gc, oh, ow] = dims4(op, &grad.shape);
-    if gn != n || gc != c {
-        panic!(
-            "{op}: output gradient {} does not match the input {x_shape}",
-            grad.shape
+impl PoolKernels for Cube {
+    /// Max pooling with the flat `h·w` index of each max.
+    fn max_pool2d_with_indices(
+        x: CubeTensor,
+        window: PoolWindow,
+        ceil_mode: bool,
+    ) -> (CubeTensor, CubeTensor) {
+        let op = "max_pool2d_with_indices";
+        let out_shape = pool2d_output_shape(
+            op,
+            &x.shape,
+            window.kernel,
+            window.stride,
+            window.padding,
+            window.dilation,
+            ceil_mode,
         );
+        check::float_dtype(op, x.dtype);
+        let dtype = x.dtype;
+        // The backend default int dtype (Flex and PyTorch use int64, theirs).
+        let index_dtype = dtype::INDEX;
+        let out = x.empty_like(out_shape.clone(), dtype);
+        let indices = x.empty_like(out_shape, index_dtype);
+        let n = out.num_elements();
+        if n == 0 {
+            return (out, indices);
+        }
+        let types = [dtype::storage(dtype), dtype::storage(index_dtype)];
+        let w = window;
+        with_runtime!(&x.client, R, c => {
+            let (count, dim) = elemwise_dims(c, n);
+            unsafe {
+                max_pool2d_kernel::launch_unchecked::<R>(
+                    c, count, dim,
+                    x.arg::<R>(), out.arg::<R>(), indices.arg::<R>(),
+                    n, x.offset,
+                    w.kernel[0], w.kernel[1], w.stride[0], w.stride[1],
+                    w.padding[0], w.padding[1], w.dilation[0], w.dilation[1],
+                    types,
+                );
+            }
+        });
+        (out, indices)
     }
-    nonempty_spatial(op, x_shape, [oh, ow]);
-    check::float_dtype(op, grad.dtype);
-    let dtype = grad.dtype;
-    let out = grad.empty_like(x_shape.clone(), dtype);
-    let len = out.num_elements();
-    if len == 0 {
-        return out;
-    }
-    let types = float_acc_types(dtype);
-    with_runtime!(&grad.client, R, cl => {
-        let (count, dim) = elemwise_dims(cl, len);
-        unsafe {
-            adaptive_avg_pool2d_backward_kernel::launch_unchecked::<R>(
-                cl, count, dim,
-                grad.arg::<R>(), out.arg::<R>(),
-                len, grad.offset, types,
+
+    /// Gradient of max pooling: each output gradient added at the input
+    /// position its index names. Indices outside their plane are skipped (a
+    /// GPU kernel cannot panic; [`max_pool2d_with_indices`] never makes them).
+    fn max_pool2d_backward(x_shape: &Shape, grad: CubeTensor, indices: CubeTensor) -> CubeTensor {
+        let op = "max_pool2d_with_indices_backward";
+        let [n, c, h, w] = dims4(op, x_shape);
+        let g_shape = grad.shape.clone();
+        if indices.shape != g_shape {
+            panic!(
+                "{op}: indices {} and output gradient {g_shape} must have the same shape",
+                indices.shape
             );
         }
-    });
-    out
+        let [gn, gc, oh, ow] = dims4(op, &g_shape);
+        if gn != n || gc != c {
+            panic!("{op}: output gradient {g_shape} does not match the input {x_shape}");
+        }
+        check::float_dtype(op, grad.dtype);
+        check::int_dtype(op, indices.dtype);
+        let dtype = grad.dtype;
+        if g_shape.num_elements() == 0 && x_shape.num_elements() > 0 {
+            // No output gradient to gather: the input gradient is zero.
+            return Cube::full(
+                x_shape.clone(),
+                burn_std::Scalar::Float(0.0),
+                &grad.device,
+                dtype,
+            );
+        }
+        let out = grad.empty_like(x_shape.clone(), dtype);
+        let len = out.num_elements();
+        if len == 0 {
+            return out;
+        }
+        let planes = n * c;
+        let bound_units = planes * (oh + ow);
+        let bounds = grad.empty_like(Shape::new([bound_units * 2]), DType::U32);
+        let idx_ty = dtype::storage(indices.dtype);
+        let [f_ty, a_ty] = float_acc_types(dtype);
+        with_runtime!(&grad.client, R, cl => {
+            let (count, dim) = elemwise_dims(cl, bound_units);
+            unsafe {
+                index_bounds_kernel::launch_unchecked::<R>(
+                    cl, count, dim,
+                    indices.arg::<R>(), bounds.arg::<R>(),
+                    bound_units, indices.offset, h, w, idx_ty,
+                );
+            }
+            let (count, dim) = elemwise_dims(cl, len);
+            unsafe {
+                max_pool2d_backward_kernel::launch_unchecked::<R>(
+                    cl, count, dim,
+                    grad.arg::<R>(), indices.arg::<R>(), bounds.arg::<R>(), out.arg::<R>(),
+                    len, grad.offset, indices.offset,
+                    [f_ty, a_ty, idx_ty],
+                );
+            }
+        });
+        out
+    }
+
+    /// Average pooling.
+    fn avg_pool2d(
+        x: CubeTensor,
+        window: PoolWindow,
+        count_include_pad: bool,
+        ceil_mode: bool,
+    ) -> CubeTensor {
+        let op = "avg_pool2d";
+        let out_shape = pool2d_output_shape(
+            op,
+            &x.shape,
+            window.kernel,
+            window.stride,
+            window.padding,
+            window.dilation,
+            ceil_mode,
+        );
+        check::float_dtype(op, x.dtype);
+        let dtype = x.dtype;
+        let out = x.empty_like(out_shape, dtype);
+        let n = out.num_elements();
+        if n == 0 {
+            return out;
+        }
+        let types = float_acc_types(dtype);
+        let w = window;
+        with_runtime!(&x.client, R, c => {
+            let (count, dim) = elemwise_dims(c, n);
+            unsafe {
+                avg_pool2d_kernel::launch_unchecked::<R>(
+                    c, count, dim,
+                    x.arg::<R>(), out.arg::<R>(),
+                    n, x.offset,
+                    w.kernel[0], w.kernel[1], w.stride[0], w.stride[1],
+                    w.padding[0], w.padding[1],
+                    count_include_pad, types,
+                );
+            }
+        });
+        out
+    }
+
+    /// Gradient of average pooling.
+    fn avg_pool2d_backward(
+        x_shape: &Shape,
+        grad: CubeTensor,
+        window: PoolWindow,
+        count_include_pad: bool,
+        ceil_mode: bool,
+    ) -> CubeTensor {
+        let op = "avg_pool2d_backward";
+        let out_shape = pool2d_output_shape(
+            op,
+            x_shape,
+            window.kernel,
+            window.stride,
+            window.padding,
+            window.dilation,
+            ceil_mode,
+        );
+        if grad.shape != out_shape {
+            panic!(
+                "{op}: output gradient {} does not match the pooled shape {out_shape}",
+                grad.shape
+            );
+        }
+        check::float_dtype(op, grad.dtype);
+        let dtype = grad.dtype;
+        let out = grad.empty_like(x_shape.clone(), dtype);
+        let n = out.num_elements();
+        if n == 0 {
+            return out;
+        }
+        let types = float_acc_types(dtype);
+        let w = window;
+        with_runtime!(&grad.client, R, c => {
+            let (count, dim) = elemwise_dims(c, n);
+            unsafe {
+                avg_pool2d_backward_kernel::launch_unchecked::<R>(
+                    c, count, dim,
+                    grad.arg::<R>(), out.arg::<R>(),
+                    n, grad.offset,
+                    w.kernel[0], w.kernel[1], w.stride[0], w.stride[1],
+                    w.padding[0], w.padding[1],
+                    count_include_pad, types,
+                );
+            }
+        });
+        out
+    }
+
+    /// Adaptive average pooling.
+    fn adaptive_avg_pool2d(x: CubeTensor, output_size: [usize; 2]) -> CubeTensor {
+        let op = "adaptive_avg_pool2d";
+        nonempty_spatial(op, &x.shape, output_size);
+        check::float_dtype(op, x.dtype);
+        let [n, c, _, _] = dims4(op, &x.shape);
+        let dtype = x.dtype;
+        let out = x.empty_like(Shape::new([n, c, output_size[0], output_size[1]]), dtype);
+        let len = out.num_elements();
+        if len == 0 {
+            return out;
+        }
+        let types = float_acc_types(dtype);
+        with_runtime!(&x.client, R, cl => {
+            let (count, dim) = elemwise_dims(cl, len);
+            unsafe {
+                adaptive_avg_pool2d_kernel::launch_unchecked::<R>(
+                    cl, count, dim,
+                    x.arg::<R>(), out.arg::<R>(),
+                    len, x.offset, types,
+                );
+            }
+        });
+        out
+    }
+
+    /// Gradient of adaptive average pooling.
+    fn adaptive_avg_pool2d_backward(x_shape: &Shape, grad: CubeTensor) -> CubeTensor {
+        let op = "adaptive_avg_pool2d_backward";
+        let [n, c, _, _] = dims4(op, x_shape);
+        let [gn, gc, oh, ow] = dims4(op, &grad.shape);
+        if gn != n || gc != c {
+            panic!(
+                "{op}: output gradient {} does not match the input {x_shape}",
+                grad.shape
+            );
+        }
+        nonempty_spatial(op, x_shape, [oh, ow]);
+        check::float_dtype(op, grad.dtype);
+        let dtype = grad.dtype;
+        let out = grad.empty_like(x_shape.clone(), dtype);
+        let len = out.num_elements();
+        if len == 0 {
+            return out;
+        }
+        let types = float_acc_types(dtype);
+        with_runtime!(&grad.client, R, cl => {
+            let (count, dim) = elemwise_dims(cl, len);
+            unsafe {
+                adaptive_avg_pool2d_backward_kernel::launch_unchecked::<R>(
+                    cl, count, dim,
+                    grad.arg::<R>(), out.arg::<R>(),
+                    len, grad.offset, types,
+                );
+            }
+        });
+        out
+    }
 }

@@ -30,45 +30,15 @@
 
 use alloc::vec::Vec;
 
-use burn_backend::check;
+use burn_backend::kernels::{CreationKernels, ReduceKernels};
+use burn_backend::{ArgReduceOp, CumOp, ReduceOp, check};
 use burn_std::{DType, Scalar, Shape};
 use cubecl::prelude::*;
 
 use super::elemwise_dims;
-use crate::CubeTensor;
 use crate::client::with_runtime;
 use crate::dtype;
-
-/// A reduction.
-#[allow(missing_docs)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ReduceOp {
-    Sum,
-    Prod,
-    Max,
-    Min,
-}
-
-/// A cumulative scan.
-#[allow(missing_docs)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CumOp {
-    Sum,
-    Prod,
-    Max,
-    Min,
-}
-
-impl CumOp {
-    fn fold(self) -> ReduceOp {
-        match self {
-            CumOp::Sum => ReduceOp::Sum,
-            CumOp::Prod => ReduceOp::Prod,
-            CumOp::Max => ReduceOp::Max,
-            CumOp::Min => ReduceOp::Min,
-        }
-    }
-}
+use crate::{Cube, CubeTensor};
 
 /// Units per cube of the cube-per-line kernels (at most).
 const MAX_BLOCK: usize = 256;
@@ -677,19 +647,6 @@ fn scan_cube_kernel<T: Numeric, A: Numeric>(
 
 // ---------------------------------------------------------------------- host
 
-fn reduce_name(op: ReduceOp, dim: bool) -> &'static str {
-    match (op, dim) {
-        (ReduceOp::Sum, false) => "sum",
-        (ReduceOp::Prod, false) => "prod",
-        (ReduceOp::Max, false) => "max",
-        (ReduceOp::Min, false) => "min",
-        (ReduceOp::Sum, true) => "sum_dim",
-        (ReduceOp::Prod, true) => "prod_dim",
-        (ReduceOp::Max, true) => "max_dim",
-        (ReduceOp::Min, true) => "min_dim",
-    }
-}
-
 /// Panics unless `dtype` is numeric (bool is not).
 #[track_caller]
 pub(crate) fn check_numeric(op: &str, dtype: DType) {
@@ -937,204 +894,192 @@ fn arg_pass(
     });
 }
 
-/// Reduces every element to a tensor of shape `[1]`.
-pub fn reduce_all(tensor: CubeTensor, op: ReduceOp) -> CubeTensor {
-    let name = reduce_name(op, false);
-    let dtype = tensor.dtype;
-    check_numeric(name, dtype);
-    let n = tensor.num_elements();
-    if n == 0 {
-        match op {
-            ReduceOp::Sum => {
-                return super::creation::full(
-                    Shape::new([1]),
-                    Scalar::Int(0),
-                    &tensor.device,
-                    dtype,
-                );
-            }
-            ReduceOp::Prod => {
-                return super::creation::full(
-                    Shape::new([1]),
-                    Scalar::Int(1),
-                    &tensor.device,
-                    dtype,
-                );
-            }
-            _ => panic!(
-                "{name}: cannot reduce an empty tensor of shape {}",
-                tensor.shape
-            ),
+// ----------------------------------------------------------- ReduceKernels
+
+impl ReduceKernels for Cube {
+    /// Reduces every element to a tensor of shape `[1]`.
+    fn reduce_all(op: ReduceOp, tensor: CubeTensor) -> CubeTensor {
+        let name = op.name();
+        let dtype = tensor.dtype;
+        check_numeric(name, dtype);
+        let n = tensor.num_elements();
+        if n == 0 {
+            let Some(value) = op.of_empty() else {
+                panic!(
+                    "{name}: cannot reduce an empty tensor of shape {}",
+                    tensor.shape
+                )
+            };
+            return Cube::full(Shape::new([1]), Scalar::Int(value), &tensor.device, dtype);
         }
+        let acc = acc_dtype(dtype);
+        let input = if tensor.is_contiguous() {
+            tensor
+        } else {
+            super::shape::copy_contiguous(&tensor)
+        };
+        let out = input.empty_like(Shape::new([1]), dtype);
+        // Lines of a multiple of ALL_GRANULE elements, about ALL_LINES of them.
+        let line_len = n.div_ceil(ALL_LINES).next_multiple_of(ALL_GRANULE);
+        if line_len >= n {
+            flat_pass(&input, &out, op, acc, n);
+            return out;
+        }
+        let lines = n.div_ceil(line_len);
+        let partials = input.empty_like(Shape::new([lines]), acc);
+        flat_pass(&input, &partials, op, acc, line_len);
+        flat_pass(&partials, &out, op, acc, lines);
+        out
     }
-    let acc = acc_dtype(dtype);
-    let input = if tensor.is_contiguous() {
-        tensor
-    } else {
-        super::shape::copy_contiguous(&tensor)
-    };
-    let out = input.empty_like(Shape::new([1]), dtype);
-    // Lines of a multiple of ALL_GRANULE elements, about ALL_LINES of them.
-    let line_len = n.div_ceil(ALL_LINES).next_multiple_of(ALL_GRANULE);
-    if line_len >= n {
-        flat_pass(&input, &out, op, acc, n);
-        return out;
-    }
-    let lines = n.div_ceil(line_len);
-    let partials = input.empty_like(Shape::new([lines]), acc);
-    flat_pass(&input, &partials, op, acc, line_len);
-    flat_pass(&partials, &out, op, acc, lines);
-    out
-}
 
-/// Reduces `dim` to size 1.
-pub fn reduce_dim(tensor: CubeTensor, dim: usize, op: ReduceOp) -> CubeTensor {
-    let name = reduce_name(op, true);
-    let shape = tensor.shape.clone();
-    check::dim(name, dim, &shape);
-    if matches!(op, ReduceOp::Max | ReduceOp::Min) && shape.dims[dim] == 0 {
-        panic!("{name}: cannot reduce dim {dim} of size 0 of a tensor of shape {shape}");
+    /// Reduces `dim` to size 1.
+    fn reduce_dim(op: ReduceOp, tensor: CubeTensor, dim: usize) -> CubeTensor {
+        let name = op.dim_name();
+        let shape = tensor.shape.clone();
+        check::dim(name, dim, &shape);
+        let of_empty = op.of_empty();
+        if of_empty.is_none() && shape.dims[dim] == 0 {
+            panic!("{name}: cannot reduce dim {dim} of size 0 of a tensor of shape {shape}");
+        }
+        let dtype = tensor.dtype;
+        check_numeric(name, dtype);
+        let mut dims = shape.dims.clone();
+        dims[dim] = 1;
+        let out_shape = Shape::from(dims);
+        if out_shape.num_elements() == 0 {
+            return tensor.empty_like(out_shape, dtype);
+        }
+        if let (0, Some(value)) = (shape.dims[dim], of_empty) {
+            return Cube::full(out_shape, Scalar::Int(value), &tensor.device, dtype);
+        }
+        let out = tensor.empty_like(out_shape, dtype);
+        reduce_lines(&tensor, dim, &out, op);
+        out
     }
-    let dtype = tensor.dtype;
-    check_numeric(name, dtype);
-    let mut dims = shape.dims.clone();
-    dims[dim] = 1;
-    let out_shape = Shape::from(dims);
-    if out_shape.num_elements() == 0 {
-        return tensor.empty_like(out_shape, dtype);
-    }
-    if shape.dims[dim] == 0 {
-        let value = if op == ReduceOp::Sum { 0 } else { 1 };
-        return super::creation::full(out_shape, Scalar::Int(value), &tensor.device, dtype);
-    }
-    let out = tensor.empty_like(out_shape, dtype);
-    reduce_lines(&tensor, dim, &out, op);
-    out
-}
 
-/// Index of the max (`max`) or min along `dim`, `dim` kept with size 1.
-///
-/// The first index on ties; a NaN counts as the extreme either way (the
-/// first NaN wins). The indices are [`dtype::INDEX`] (I32; not as Flex's I64:
-/// the backend default int dtype, so indices compare with int tensors).
-pub fn arg_reduce(tensor: CubeTensor, dim: usize, max: bool) -> CubeTensor {
-    let name = if max { "argmax" } else { "argmin" };
-    let shape = tensor.shape.clone();
-    check::dim(name, dim, &shape);
-    let len = shape.dims[dim];
-    if len == 0 {
-        panic!("{name}: cannot reduce dim {dim} of size 0 of a tensor of shape {shape}");
-    }
-    check_numeric(name, tensor.dtype);
-    assert!(
-        len <= u32::MAX as usize,
-        "{name}: dim {dim} of shape {shape} is longer than 2^32 - 1 elements"
-    );
-    let mut dims = shape.dims.clone();
-    dims[dim] = 1;
-    let out = tensor.empty_like(Shape::from(dims), dtype::INDEX);
-    let lines = out.num_elements();
-    if lines == 0 {
-        return out;
-    }
-    let rank = shape.num_dims();
-    let float = tensor.dtype.is_float();
-    let types = [dtype::storage(tensor.dtype), dtype::storage(out.dtype)];
-    if tensor.strides[dim] == 1 && len >= CUBE_MIN_LEN {
-        with_runtime!(&tensor.client, R, c => unsafe {
-            let block = line_block(c, len);
-            arg_cube_kernel::launch_unchecked::<R>(
-                c, line_cubes(c, lines), CubeDim::new_1d(block as u32),
-                tensor.arg::<R>(), out.arg::<R>(),
-                lines, tensor.offset, rank, dim, block, max, float, types,
-            );
-        });
-        return out;
-    }
-    let (chunk, chunks) = unit_chunks(lines, len);
-    // Bindings for the tensors a pass neither reads nor writes.
-    let no_positions = tensor.empty_like(Shape::new([1]), DType::U32);
-    let no_values = tensor.empty_like(Shape::new([1]), tensor.dtype);
-    if chunks == 1 {
-        let pass = ArgPass {
+    /// Index of the max or min along `dim`, `dim` kept with size 1.
+    ///
+    /// The first index on ties; a NaN counts as the extreme either way (the
+    /// first NaN wins). The indices are [`dtype::INDEX`] (I32; not as Flex's I64:
+    /// the backend default int dtype, so indices compare with int tensors).
+    fn arg_reduce(op: ArgReduceOp, tensor: CubeTensor, dim: usize) -> CubeTensor {
+        let name = op.name();
+        let max = match op {
+            ArgReduceOp::ArgMax => true,
+            ArgReduceOp::ArgMin => false,
+        };
+        let shape = tensor.shape.clone();
+        check::dim(name, dim, &shape);
+        let len = shape.dims[dim];
+        if len == 0 {
+            panic!("{name}: cannot reduce dim {dim} of size 0 of a tensor of shape {shape}");
+        }
+        check_numeric(name, tensor.dtype);
+        assert!(
+            len <= u32::MAX as usize,
+            "{name}: dim {dim} of shape {shape} is longer than 2^32 - 1 elements"
+        );
+        let mut dims = shape.dims.clone();
+        dims[dim] = 1;
+        let out = tensor.empty_like(Shape::from(dims), dtype::INDEX);
+        let lines = out.num_elements();
+        if lines == 0 {
+            return out;
+        }
+        let rank = shape.num_dims();
+        let float = tensor.dtype.is_float();
+        let types = [dtype::storage(tensor.dtype), dtype::storage(out.dtype)];
+        if tensor.strides[dim] == 1 && len >= CUBE_MIN_LEN {
+            with_runtime!(&tensor.client, R, c => unsafe {
+                let block = line_block(c, len);
+                arg_cube_kernel::launch_unchecked::<R>(
+                    c, line_cubes(c, lines), CubeDim::new_1d(block as u32),
+                    tensor.arg::<R>(), out.arg::<R>(),
+                    lines, tensor.offset, rank, dim, block, max, float, types,
+                );
+            });
+            return out;
+        }
+        let (chunk, chunks) = unit_chunks(lines, len);
+        // Bindings for the tensors a pass neither reads nor writes.
+        let no_positions = tensor.empty_like(Shape::new([1]), DType::U32);
+        let no_values = tensor.empty_like(Shape::new([1]), tensor.dtype);
+        if chunks == 1 {
+            let pass = ArgPass {
+                dim,
+                max,
+                lines,
+                chunk: len,
+                indexed: false,
+                write_values: false,
+            };
+            arg_pass(&tensor, &no_positions, &no_values, &out, pass);
+            return out;
+        }
+        let best = tensor.empty_like(Shape::new([chunks, lines]), tensor.dtype);
+        let positions = tensor.empty_like(Shape::new([chunks, lines]), DType::U32);
+        let first = ArgPass {
             dim,
             max,
             lines,
-            chunk: len,
+            chunk,
             indexed: false,
+            write_values: true,
+        };
+        arg_pass(&tensor, &no_positions, &best, &positions, first);
+        let second = ArgPass {
+            dim: 0,
+            max,
+            lines,
+            chunk: chunks,
+            indexed: true,
             write_values: false,
         };
-        arg_pass(&tensor, &no_positions, &no_values, &out, pass);
-        return out;
+        arg_pass(&best, &positions, &no_values, &out, second);
+        out
     }
-    let best = tensor.empty_like(Shape::new([chunks, lines]), tensor.dtype);
-    let positions = tensor.empty_like(Shape::new([chunks, lines]), DType::U32);
-    let first = ArgPass {
-        dim,
-        max,
-        lines,
-        chunk,
-        indexed: false,
-        write_values: true,
-    };
-    arg_pass(&tensor, &no_positions, &best, &positions, first);
-    let second = ArgPass {
-        dim: 0,
-        max,
-        lines,
-        chunk: chunks,
-        indexed: true,
-        write_values: false,
-    };
-    arg_pass(&best, &positions, &no_values, &out, second);
-    out
-}
 
-/// Inclusive scan along `dim`.
-///
-/// Float sums and products run in the accumulator type (f32 for f16/bf16)
-/// and round once per output element; int ops wrap; a NaN makes every later
-/// running max/min NaN.
-pub fn cumulative(tensor: CubeTensor, dim: usize, op: CumOp) -> CubeTensor {
-    let name = match op {
-        CumOp::Sum => "cumsum",
-        CumOp::Prod => "cumprod",
-        CumOp::Max => "cummax",
-        CumOp::Min => "cummin",
-    };
-    check::dim(name, dim, &tensor.shape);
-    let dtype = tensor.dtype;
-    check_numeric(name, dtype);
-    let out = tensor.empty_like(tensor.shape.clone(), dtype);
-    let n = out.num_elements();
-    if n == 0 {
-        return out;
-    }
-    let len = tensor.shape.dims[dim];
-    let lines = n / len;
-    let rank = tensor.shape.num_dims();
-    let acc = acc_dtype(dtype);
-    let fold = op.fold();
-    let float = dtype.is_float();
-    let types = [dtype::storage(dtype), dtype::storage(acc)];
-    let cube =
-        len >= SCAN_CUBE_MIN_LEN && (tensor.strides[dim] == 1 || lines <= SCAN_CUBE_MAX_LINES);
-    with_runtime!(&tensor.client, R, c => unsafe {
-        if cube {
-            let block = line_block(c, len / SCAN_PER_UNIT);
-            scan_cube_kernel::launch_unchecked::<R>(
-                c, line_cubes(c, lines), CubeDim::new_1d(block as u32),
-                tensor.arg::<R>(), out.arg::<R>(),
-                lines, tensor.offset, rank, dim, block, SCAN_PER_UNIT, fold, float, types,
-            );
-        } else {
-            let (count, cube_dim) = elemwise_dims(c, lines);
-            scan_unit_kernel::launch_unchecked::<R>(
-                c, count, cube_dim,
-                tensor.arg::<R>(), out.arg::<R>(),
-                lines, tensor.offset, rank, dim, fold, float, types,
-            );
+    /// Inclusive scan along `dim`.
+    ///
+    /// Float sums and products run in the accumulator type (f32 for f16/bf16)
+    /// and round once per output element; int ops wrap; a NaN makes every later
+    /// running max/min NaN.
+    fn cumulative(op: CumOp, tensor: CubeTensor, dim: usize) -> CubeTensor {
+        let name = op.name();
+        check::dim(name, dim, &tensor.shape);
+        let dtype = tensor.dtype;
+        check_numeric(name, dtype);
+        let out = tensor.empty_like(tensor.shape.clone(), dtype);
+        let n = out.num_elements();
+        if n == 0 {
+            return out;
         }
-    });
-    out
+        let len = tensor.shape.dims[dim];
+        let lines = n / len;
+        let rank = tensor.shape.num_dims();
+        let acc = acc_dtype(dtype);
+        let fold = op.reduction();
+        let float = dtype.is_float();
+        let types = [dtype::storage(dtype), dtype::storage(acc)];
+        let cube =
+            len >= SCAN_CUBE_MIN_LEN && (tensor.strides[dim] == 1 || lines <= SCAN_CUBE_MAX_LINES);
+        with_runtime!(&tensor.client, R, c => unsafe {
+            if cube {
+                let block = line_block(c, len / SCAN_PER_UNIT);
+                scan_cube_kernel::launch_unchecked::<R>(
+                    c, line_cubes(c, lines), CubeDim::new_1d(block as u32),
+                    tensor.arg::<R>(), out.arg::<R>(),
+                    lines, tensor.offset, rank, dim, block, SCAN_PER_UNIT, fold, float, types,
+                );
+            } else {
+                let (count, cube_dim) = elemwise_dims(c, lines);
+                scan_unit_kernel::launch_unchecked::<R>(
+                    c, count, cube_dim,
+                    tensor.arg::<R>(), out.arg::<R>(),
+                    lines, tensor.offset, rank, dim, fold, float, types,
+                );
+            }
+        });
+        out
+    }
 }

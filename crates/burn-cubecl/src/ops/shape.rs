@@ -5,13 +5,14 @@
 use alloc::vec::Vec;
 
 use burn_backend::check;
+use burn_backend::kernels::ShapeKernels;
 use burn_std::{Shape, Slice};
 use cubecl::prelude::*;
 
 use super::elemwise_dims;
-use crate::CubeTensor;
 use crate::client::with_runtime;
 use crate::dtype;
+use crate::{Cube, CubeTensor};
 
 /// Copies `src` (a strided view) into `dst` (another strided view of the same
 /// shape): thread `pos` takes the element at row-major position `pos`.
@@ -174,68 +175,6 @@ fn transpose_into(src: &CubeTensor, dst: &CubeTensor) -> bool {
     true
 }
 
-/// Reshape: a view of contiguous data, a copy otherwise.
-pub fn reshape(tensor: CubeTensor, shape: Shape) -> CubeTensor {
-    check::reshape("reshape", &tensor.shape, &shape);
-    let mut tensor = if tensor.is_contiguous() {
-        tensor
-    } else {
-        copy_contiguous(&tensor)
-    };
-    tensor.strides = shape.contiguous_strides();
-    tensor.shape = shape;
-    tensor
-}
-
-/// Permute: a view.
-pub fn permute(tensor: CubeTensor, axes: &[usize]) -> CubeTensor {
-    check::permute("permute", &tensor.shape, axes);
-    let dims: Vec<usize> = axes.iter().map(|&a| tensor.shape.dims[a]).collect();
-    let strides: Vec<usize> = axes.iter().map(|&a| tensor.strides[a]).collect();
-    let mut tensor = tensor;
-    tensor.shape = Shape::from(dims);
-    tensor.strides = strides;
-    tensor
-}
-
-/// Expand: a view with stride 0 on widened and new leading dims.
-pub fn expand(tensor: CubeTensor, shape: Shape) -> CubeTensor {
-    check::expand("expand", &tensor.shape, &shape);
-    let extra = shape.num_dims() - tensor.shape.num_dims();
-    let mut strides = alloc::vec![0; shape.num_dims()];
-    for (d, stride) in strides.iter_mut().enumerate().skip(extra) {
-        let from = tensor.shape.dims[d - extra];
-        *stride = if from == shape.dims[d] {
-            tensor.strides[d - extra]
-        } else {
-            0
-        };
-    }
-    let mut tensor = tensor;
-    tensor.shape = shape;
-    tensor.strides = strides;
-    tensor
-}
-
-/// Reverses `axes`, into a fresh buffer.
-pub fn flip(tensor: CubeTensor, axes: &[usize]) -> CubeTensor {
-    let rank = tensor.shape.num_dims();
-    let mut flips = 0u32;
-    for &a in axes {
-        assert!(
-            a < rank,
-            "flip: axis {a} out of range for a tensor of rank {rank}"
-        );
-        flips |= 1 << a;
-    }
-    if flips == 0 {
-        return tensor;
-    }
-    let out = tensor.empty_like(tensor.shape.clone(), tensor.dtype);
-    copy_into(&tensor, &out, flips);
-    out
-}
-
 /// The view selected by resolved ranges, with every step taken forward, and
 /// the bit mask of the dims whose step was negative.
 fn forward_view(tensor: &CubeTensor, ranges: &[(usize, usize, isize)]) -> (CubeTensor, u32) {
@@ -265,76 +204,142 @@ fn forward_view(tensor: &CubeTensor, ranges: &[(usize, usize, isize)]) -> (CubeT
     (view, flips)
 }
 
-/// Slice: a view for positive steps; negative steps copy.
-pub fn slice(tensor: CubeTensor, slices: &[Slice]) -> CubeTensor {
-    let ranges = check::slices("slice", &tensor.shape, slices);
-    let (view, flips) = forward_view(&tensor, &ranges);
-    if flips == 0 {
-        return view;
-    }
-    let out = view.empty_like(view.shape.clone(), view.dtype);
-    copy_into(&view, &out, flips);
-    out
-}
+// ------------------------------------------------------------ ShapeKernels
 
-/// Writes `value` into the sliced region of a copy of `tensor` (in place
-/// when `tensor` owns its row-major buffer alone).
-pub fn slice_assign(tensor: CubeTensor, slices: &[Slice], value: CubeTensor) -> CubeTensor {
-    let op = "slice_assign";
-    let ranges = check::slices(op, &tensor.shape, slices);
-    let region = check::sliced_shape(&ranges);
-    if value.shape != region {
-        panic!(
-            "{op}: value of shape {} does not match the region {region} selected from a tensor of shape {}",
-            value.shape, tensor.shape
-        );
-    }
-    check::same_dtype(op, tensor.dtype, value.dtype);
-    let out = if tensor.is_packed() && tensor.handle.can_mut() {
+impl ShapeKernels for Cube {
+    /// Reshape: a view of contiguous data, a copy otherwise.
+    fn reshape(tensor: CubeTensor, shape: Shape) -> CubeTensor {
+        check::reshape("reshape", &tensor.shape, &shape);
+        let mut tensor = if tensor.is_contiguous() {
+            tensor
+        } else {
+            copy_contiguous(&tensor)
+        };
+        tensor.strides = shape.contiguous_strides();
+        tensor.shape = shape;
         tensor
-    } else {
-        copy_contiguous(&tensor)
-    };
-    let (target, flips) = forward_view(&out, &ranges);
-    // Writing value[i] at the reversed position is reading value reversed.
-    copy_into(&value, &target, flips);
-    out
-}
+    }
 
-/// Concatenation along `dim`.
-pub fn cat(tensors: Vec<CubeTensor>, dim: usize) -> CubeTensor {
-    assert!(!tensors.is_empty(), "cat: no tensors given");
-    let shapes: Vec<Shape> = tensors.iter().map(|t| t.shape.clone()).collect();
-    let shape = check::cat("cat", &shapes, dim);
-    let dtype = tensors[0].dtype;
-    for t in &tensors {
-        check::same_dtype("cat", dtype, t.dtype);
+    /// Permute: a view.
+    fn permute(tensor: CubeTensor, axes: &[usize]) -> CubeTensor {
+        check::permute("permute", &tensor.shape, axes);
+        let dims: Vec<usize> = axes.iter().map(|&a| tensor.shape.dims[a]).collect();
+        let strides: Vec<usize> = axes.iter().map(|&a| tensor.strides[a]).collect();
+        let mut tensor = tensor;
+        tensor.shape = Shape::from(dims);
+        tensor.strides = strides;
+        tensor
     }
-    let out = tensors[0].empty_like(shape, dtype);
-    let mut start = 0;
-    for t in &tensors {
-        let len = t.shape.dims[dim];
-        let mut target = out.clone();
-        target.offset += start * out.strides[dim];
-        target.shape = t.shape.clone();
-        copy_into(t, &target, 0);
-        start += len;
-    }
-    out
-}
 
-/// `times` copies of `tensor` one after another along `dim`.
-pub fn repeat_dim(tensor: CubeTensor, dim: usize, times: usize) -> CubeTensor {
-    check::dim("repeat_dim", dim, &tensor.shape);
-    let mut dims = tensor.shape.dims.clone();
-    dims[dim] *= times;
-    let out = tensor.empty_like(Shape::from(dims), tensor.dtype);
-    let len = tensor.shape.dims[dim];
-    for i in 0..times {
-        let mut target = out.clone();
-        target.offset += i * len * out.strides[dim];
-        target.shape = tensor.shape.clone();
-        copy_into(&tensor, &target, 0);
+    /// Expand: a view with stride 0 on widened and new leading dims.
+    fn expand(tensor: CubeTensor, shape: Shape) -> CubeTensor {
+        check::expand("expand", &tensor.shape, &shape);
+        let extra = shape.num_dims() - tensor.shape.num_dims();
+        let mut strides = alloc::vec![0; shape.num_dims()];
+        for (d, stride) in strides.iter_mut().enumerate().skip(extra) {
+            let from = tensor.shape.dims[d - extra];
+            *stride = if from == shape.dims[d] {
+                tensor.strides[d - extra]
+            } else {
+                0
+            };
+        }
+        let mut tensor = tensor;
+        tensor.shape = shape;
+        tensor.strides = strides;
+        tensor
     }
-    out
+
+    /// Reverses `axes`, into a fresh buffer.
+    fn flip(tensor: CubeTensor, axes: &[usize]) -> CubeTensor {
+        let rank = tensor.shape.num_dims();
+        let mut flips = 0u32;
+        for &a in axes {
+            assert!(
+                a < rank,
+                "flip: axis {a} out of range for a tensor of rank {rank}"
+            );
+            flips |= 1 << a;
+        }
+        if flips == 0 {
+            return tensor;
+        }
+        let out = tensor.empty_like(tensor.shape.clone(), tensor.dtype);
+        copy_into(&tensor, &out, flips);
+        out
+    }
+
+    /// Slice: a view for positive steps; negative steps copy.
+    fn slice(tensor: CubeTensor, slices: &[Slice]) -> CubeTensor {
+        let ranges = check::slices("slice", &tensor.shape, slices);
+        let (view, flips) = forward_view(&tensor, &ranges);
+        if flips == 0 {
+            return view;
+        }
+        let out = view.empty_like(view.shape.clone(), view.dtype);
+        copy_into(&view, &out, flips);
+        out
+    }
+
+    /// Writes `value` into the sliced region of a copy of `tensor` (in place
+    /// when `tensor` owns its row-major buffer alone).
+    fn slice_assign(tensor: CubeTensor, slices: &[Slice], value: CubeTensor) -> CubeTensor {
+        let op = "slice_assign";
+        let ranges = check::slices(op, &tensor.shape, slices);
+        let region = check::sliced_shape(&ranges);
+        if value.shape != region {
+            panic!(
+                "{op}: value of shape {} does not match the region {region} selected from a tensor of shape {}",
+                value.shape, tensor.shape
+            );
+        }
+        check::same_dtype(op, tensor.dtype, value.dtype);
+        let out = if tensor.is_packed() && tensor.handle.can_mut() {
+            tensor
+        } else {
+            copy_contiguous(&tensor)
+        };
+        let (target, flips) = forward_view(&out, &ranges);
+        // Writing value[i] at the reversed position is reading value reversed.
+        copy_into(&value, &target, flips);
+        out
+    }
+
+    /// Concatenation along `dim`.
+    fn cat(tensors: Vec<CubeTensor>, dim: usize) -> CubeTensor {
+        assert!(!tensors.is_empty(), "cat: no tensors given");
+        let shapes: Vec<Shape> = tensors.iter().map(|t| t.shape.clone()).collect();
+        let shape = check::cat("cat", &shapes, dim);
+        let dtype = tensors[0].dtype;
+        for t in &tensors {
+            check::same_dtype("cat", dtype, t.dtype);
+        }
+        let out = tensors[0].empty_like(shape, dtype);
+        let mut start = 0;
+        for t in &tensors {
+            let len = t.shape.dims[dim];
+            let mut target = out.clone();
+            target.offset += start * out.strides[dim];
+            target.shape = t.shape.clone();
+            copy_into(t, &target, 0);
+            start += len;
+        }
+        out
+    }
+
+    /// `times` copies of `tensor` one after another along `dim`.
+    fn repeat_dim(tensor: CubeTensor, dim: usize, times: usize) -> CubeTensor {
+        check::dim("repeat_dim", dim, &tensor.shape);
+        let mut dims = tensor.shape.dims.clone();
+        dims[dim] *= times;
+        let out = tensor.empty_like(Shape::from(dims), tensor.dtype);
+        let len = tensor.shape.dims[dim];
+        for i in 0..times {
+            let mut target = out.clone();
+            target.offset += i * len * out.strides[dim];
+            target.shape = tensor.shape.clone();
+            copy_into(&tensor, &target, 0);
+        }
+        out
+    }
 }

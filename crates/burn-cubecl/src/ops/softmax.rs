@@ -8,13 +8,14 @@
 //! loads a unit in flight. Rows are read in vectors of 16 bytes where the
 //! row length allows.
 
+use burn_backend::kernels::ShapeKernels;
 use burn_std::DType;
 use cubecl::prelude::*;
 
 use super::reduce::{line_cubes, max_block};
-use crate::CubeTensor;
 use crate::client::with_runtime;
 use crate::dtype;
+use crate::{Cube, CubeTensor};
 
 /// Units per cube; a power of two (the tree reduction halves it).
 const BLOCK: usize = 256;
@@ -291,7 +292,7 @@ pub fn softmax(tensor: CubeTensor, dim: usize, log: bool) -> CubeTensor {
     let moved = if dim == last {
         tensor
     } else {
-        super::shape::permute(tensor, &axes)
+        Cube::permute(tensor, &axes)
     };
     let input = if moved.is_contiguous() {
         moved
@@ -307,7 +308,7 @@ pub fn softmax(tensor: CubeTensor, dim: usize, log: bool) -> CubeTensor {
     if dim == last {
         out
     } else {
-        super::shape::permute(out, &axes)
+        Cube::permute(out, &axes)
     }
 }
 

@@ -16,14 +16,15 @@
 use alloc::vec::Vec;
 
 use burn_backend::check;
+use burn_backend::kernels::SortKernels;
 use burn_std::DType;
 use cubecl::prelude::*;
 
 use super::elemwise_dims;
 use super::reduce::{check_numeric, line_cubes, line_offset, nan};
-use crate::CubeTensor;
 use crate::client::with_runtime;
 use crate::dtype;
+use crate::{Cube, CubeTensor};
 
 /// Position of the padding of a short chunk (after every element).
 const PAD: u32 = u32::MAX;
@@ -234,102 +235,106 @@ fn line_major(like: &CubeTensor, dim: usize, dtype: DType) -> CubeTensor {
     t
 }
 
-/// Sorted values and their original indices along `dim` (stable).
-///
-/// The indices are [`crate::dtype::INDEX`] (I32, the backend's default int dtype).
-pub fn sort_with_indices(
-    tensor: CubeTensor,
-    dim: usize,
-    descending: bool,
-) -> (CubeTensor, CubeTensor) {
-    let op = "sort";
-    check::dim(op, dim, &tensor.shape);
-    let dtype = tensor.dtype;
-    if !dtype.is_bool() {
-        check_numeric(op, dtype);
-    }
-    let shape = tensor.shape.clone();
-    let len = shape.dims[dim];
-    assert!(
-        len < u32::MAX as usize,
-        "{op}: dim {dim} of shape {shape} is longer than 2^32 - 2 elements"
-    );
-    let idx_dtype = crate::dtype::INDEX;
-    let values = tensor.empty_like(shape.clone(), dtype);
-    let indices = tensor.empty_like(shape.clone(), idx_dtype);
-    let n = shape.num_elements();
-    if n == 0 {
-        return (values, indices);
-    }
-    let lines = n / len;
-    let rank = shape.num_dims();
-    let ty = dtype::storage(dtype);
-    let float = dtype.is_float();
+// ------------------------------------------------------------- SortKernels
 
-    let (chunk, block) = with_runtime!(&tensor.client, R, c => {
-        let hw = &c.properties().hardware;
-        let per_elem = dtype.size() + 4;
-        let fits = (hw.max_shared_memory_size / per_elem).max(2);
-        let fits = 1usize << (usize::BITS - 1 - fits.leading_zeros());
-        let chunk = len.next_power_of_two().clamp(2, MAX_CHUNK.min(fits));
-        let units = (hw.max_units_per_cube as usize).max(1);
-        let units = 1usize << (usize::BITS - 1 - units.leading_zeros());
-        (chunk, (chunk / 2).min(MAX_BLOCK).min(units))
-    });
-    let chunks = len.div_ceil(chunk);
-    let mut widths = Vec::new();
-    let mut width = chunk;
-    while width < len {
-        widths.push(width);
-        width *= 2;
-    }
-
-    // Chunks sorted into the outputs directly, or into line-major scratch
-    // ping-pong buffers that the merges go through.
-    let (mut src_values, mut src_indices) = if widths.is_empty() {
-        (values.clone(), indices.clone())
-    } else {
-        (
-            line_major(&tensor, dim, dtype),
-            line_major(&tensor, dim, DType::U32),
-        )
-    };
-    let first_idx_ty = dtype::storage(src_indices.dtype);
-    with_runtime!(&tensor.client, R, c => unsafe {
-        bitonic_kernel::launch_unchecked::<R>(
-            c, line_cubes(c, lines * chunks), CubeDim::new_1d(block as u32),
-            tensor.arg::<R>(), src_values.arg::<R>(), src_indices.arg::<R>(),
-            lines, chunks, tensor.offset, rank, dim, chunk, block, descending, float,
-            [ty, first_idx_ty],
+impl SortKernels for Cube {
+    /// Sorted values and their original indices along `dim` (stable).
+    ///
+    /// The indices are [`crate::dtype::INDEX`] (I32, the backend's default int dtype).
+    fn sort_with_indices(
+        tensor: CubeTensor,
+        dim: usize,
+        descending: bool,
+    ) -> (CubeTensor, CubeTensor) {
+        let op = "sort";
+        check::dim(op, dim, &tensor.shape);
+        let dtype = tensor.dtype;
+        if !dtype.is_bool() {
+            check_numeric(op, dtype);
+        }
+        let shape = tensor.shape.clone();
+        let len = shape.dims[dim];
+        assert!(
+            len < u32::MAX as usize,
+            "{op}: dim {dim} of shape {shape} is longer than 2^32 - 2 elements"
         );
-    });
+        let idx_dtype = crate::dtype::INDEX;
+        let values = tensor.empty_like(shape.clone(), dtype);
+        let indices = tensor.empty_like(shape.clone(), idx_dtype);
+        let n = shape.num_elements();
+        if n == 0 {
+            return (values, indices);
+        }
+        let lines = n / len;
+        let rank = shape.num_dims();
+        let ty = dtype::storage(dtype);
+        let float = dtype.is_float();
 
-    let mut spare: Option<(CubeTensor, CubeTensor)> = None;
-    for (step, &width) in widths.iter().enumerate() {
-        let last = step + 1 == widths.len();
-        let (dst_values, dst_indices) = if last {
+        let (chunk, block) = with_runtime!(&tensor.client, R, c => {
+            let hw = &c.properties().hardware;
+            let per_elem = dtype.size() + 4;
+            let fits = (hw.max_shared_memory_size / per_elem).max(2);
+            let fits = 1usize << (usize::BITS - 1 - fits.leading_zeros());
+            let chunk = len.next_power_of_two().clamp(2, MAX_CHUNK.min(fits));
+            let units = (hw.max_units_per_cube as usize).max(1);
+            let units = 1usize << (usize::BITS - 1 - units.leading_zeros());
+            (chunk, (chunk / 2).min(MAX_BLOCK).min(units))
+        });
+        let chunks = len.div_ceil(chunk);
+        let mut widths = Vec::new();
+        let mut width = chunk;
+        while width < len {
+            widths.push(width);
+            width *= 2;
+        }
+
+        // Chunks sorted into the outputs directly, or into line-major scratch
+        // ping-pong buffers that the merges go through.
+        let (mut src_values, mut src_indices) = if widths.is_empty() {
             (values.clone(), indices.clone())
         } else {
-            spare.take().unwrap_or_else(|| {
-                (
-                    line_major(&tensor, dim, dtype),
-                    line_major(&tensor, dim, DType::U32),
-                )
-            })
+            (
+                line_major(&tensor, dim, dtype),
+                line_major(&tensor, dim, DType::U32),
+            )
         };
-        let idx_ty = dtype::storage(dst_indices.dtype);
+        let first_idx_ty = dtype::storage(src_indices.dtype);
         with_runtime!(&tensor.client, R, c => unsafe {
-            let (count, cube_dim) = elemwise_dims(c, n);
-            merge_kernel::launch_unchecked::<R>(
-                c, count, cube_dim,
-                src_values.arg::<R>(), src_indices.arg::<R>(),
-                dst_values.arg::<R>(), dst_indices.arg::<R>(),
-                n, width, rank, dim, descending, float, [ty, idx_ty],
+            bitonic_kernel::launch_unchecked::<R>(
+                c, line_cubes(c, lines * chunks), CubeDim::new_1d(block as u32),
+                tensor.arg::<R>(), src_values.arg::<R>(), src_indices.arg::<R>(),
+                lines, chunks, tensor.offset, rank, dim, chunk, block, descending, float,
+                [ty, first_idx_ty],
             );
         });
-        let old = core::mem::replace(&mut src_values, dst_values);
-        let old_idx = core::mem::replace(&mut src_indices, dst_indices);
-        spare = Some((old, old_idx));
+
+        let mut spare: Option<(CubeTensor, CubeTensor)> = None;
+        for (step, &width) in widths.iter().enumerate() {
+            let last = step + 1 == widths.len();
+            let (dst_values, dst_indices) = if last {
+                (values.clone(), indices.clone())
+            } else {
+                spare.take().unwrap_or_else(|| {
+                    (
+                        line_major(&tensor, dim, dtype),
+                        line_major(&tensor, dim, DType::U32),
+                    )
+                })
+            };
+            let idx_ty = dtype::storage(dst_indices.dtype);
+            with_runtime!(&tensor.client, R, c => unsafe {
+                let (count, cube_dim) = elemwise_dims(c, n);
+                merge_kernel::launch_unchecked::<R>(
+                    c, count, cube_dim,
+                    src_values.arg::<R>(), src_indices.arg::<R>(),
+                    dst_values.arg::<R>(), dst_indices.arg::<R>(),
+                    n, width, rank, dim, descending, float, [ty, idx_ty],
+                );
+            });
+            let old = core::mem::replace(&mut src_values, dst_values);
+            let old_idx = core::mem::replace(&mut src_indices, dst_indices);
+            spare = Some((old, old_idx));
+        }
+        (values, indices)
     }
-    (values, indices)
 }

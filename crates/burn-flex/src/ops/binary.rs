@@ -3,90 +3,28 @@
 //! Tensor-tensor ops go through [`engine::zip`] (broadcasting, in-place
 //! reuse of a uniquely owned lhs, parallel chunks); tensor-scalar ops
 //! through [`engine::map`] with the scalar captured by the closure.
-use burn_backend::{TensorMetadata, check};
+use core::cmp::Ordering;
+
+use burn_backend::kernels::BinaryKernels;
+use burn_backend::{BinaryOp, BitwiseOp, BoolOp, CmpOp, FloatBinaryOp, TensorMetadata, check};
 use burn_std::{DType, Scalar};
 
-use crate::FlexTensor;
 use crate::engine::{map, zip};
 use crate::ops::elem::{FloatElem, IntElem, Real, scalar_to_float};
 use crate::tensor::BOOL;
+use crate::{Flex, FlexTensor};
 use crate::{with_float, with_int};
 
-/// Arithmetic on numeric tensors.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BinaryOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Rem,
-    Pow,
-    Atan2,
-    Max,
-    Min,
-    BitAnd,
-    BitOr,
-    BitXor,
-    Shl,
-    Shr,
-}
-/// Comparisons.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CmpOp {
-    Eq,
-    Ne,
-    Gt,
-    Ge,
-    Lt,
-    Le,
-}
-/// Logic on bool tensors.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BoolOp {
-    And,
-    Or,
-    Xor,
-    Eq,
-}
-
-impl BinaryOp {
-    fn name(self) -> &'static str {
-        match self {
-            BinaryOp::Add => "add",
-            BinaryOp::Sub => "sub",
-            BinaryOp::Mul => "mul",
-            BinaryOp::Div => "div",
-            BinaryOp::Rem => "remainder",
-            BinaryOp::Pow => "pow",
-            BinaryOp::Atan2 => "atan2",
-            BinaryOp::Max => "max_pair",
-            BinaryOp::Min => "min_pair",
-            BinaryOp::BitAnd => "bitwise_and",
-            BinaryOp::BitOr => "bitwise_or",
-            BinaryOp::BitXor => "bitwise_xor",
-            BinaryOp::Shl => "bitwise_left_shift",
-            BinaryOp::Shr => "bitwise_right_shift",
-        }
-    }
-
-    fn is_bitwise(self) -> bool {
-        matches!(
-            self,
-            BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor | BinaryOp::Shl | BinaryOp::Shr
-        )
-    }
-}
-
-impl CmpOp {
-    fn name(self) -> &'static str {
-        match self {
-            CmpOp::Eq => "equal",
-            CmpOp::Ne => "not_equal",
-            CmpOp::Gt => "greater",
-            CmpOp::Ge => "greater_equal",
-            CmpOp::Lt => "lower",
-            CmpOp::Le => "lower_equal",
-        }
+/// Whether `op` divides by its right operand, which integers cannot be zero.
+fn divides(op: BinaryOp) -> bool {
+    match op {
+        BinaryOp::Div | BinaryOp::Rem => true,
+        BinaryOp::Add
+        | BinaryOp::Sub
+        | BinaryOp::Mul
+        | BinaryOp::Pow
+        | BinaryOp::Max
+        | BinaryOp::Min => false,
     }
 }
 
@@ -125,10 +63,6 @@ macro_rules! float_op {
                 let $f = |a: $C, b: $C| num_traits::Float::powf(a, b);
                 $body
             }
-            BinaryOp::Atan2 => {
-                let $f = |a: $C, b: $C| a.atan2_(b);
-                $body
-            }
             BinaryOp::Max => {
                 let $f = |a: $C, b: $C| a.max_nan(b);
                 $body
@@ -137,7 +71,6 @@ macro_rules! float_op {
                 let $f = |a: $C, b: $C| a.min_nan(b);
                 $body
             }
-            op => panic!("{}: not defined for float dtypes", op.name()),
         }
     };
 }
@@ -224,30 +157,34 @@ macro_rules! int_op {
                 let $f = |a: $E, b: $E| if a < b { a } else { b };
                 $body
             }
-            BinaryOp::BitAnd => {
+        }
+    };
+}
+
+/// Runs `$body` with `$f` bound to the integer closure of the bitwise `$op` over `$E`.
+macro_rules! bitwise_op {
+    ($op:expr, $E:ty, |$f:ident| $body:expr) => {
+        match $op {
+            BitwiseOp::And => {
                 let $f = <$E>::and;
                 $body
             }
-            BinaryOp::BitOr => {
+            BitwiseOp::Or => {
                 let $f = <$E>::or;
                 $body
             }
-            BinaryOp::BitXor => {
+            BitwiseOp::Xor => {
                 let $f = <$E>::xor;
                 $body
             }
-            BinaryOp::Shl => {
+            BitwiseOp::Shl => {
                 let $f = <$E>::shl;
                 $body
             }
-            BinaryOp::Shr => {
+            BitwiseOp::Shr => {
                 let $f = <$E>::shr;
                 $body
             }
-            BinaryOp::Atan2 => panic!(
-                "atan2: expected a float dtype, got {}",
-                <$E as burn_std::Element>::DTYPE
-            ),
         }
     };
 }
@@ -260,13 +197,24 @@ fn int_binary<E: IntElem>(op: BinaryOp, lhs: FlexTensor, rhs: FlexTensor) -> Fle
 fn int_binary_scalar<E: IntElem>(op: BinaryOp, lhs: FlexTensor, rhs: Scalar) -> FlexTensor {
     let dtype = lhs.dtype();
     let s = rhs.elem::<E>();
-    if matches!(op, BinaryOp::Div | BinaryOp::Rem) && s.is_zero() {
+    if divides(op) && s.is_zero() {
         division_by_zero(op);
     }
     int_op!(op, E, |f| map::<E, E>(lhs, dtype, move |a| f(a, s)))
 }
 
-// ------------------------------------------------------------------ public
+fn int_bitwise<E: IntElem>(op: BitwiseOp, lhs: FlexTensor, rhs: FlexTensor) -> FlexTensor {
+    let dtype = lhs.dtype();
+    bitwise_op!(op, E, |f| zip::<E, E, E>(op.name(), lhs, rhs, dtype, f))
+}
+
+fn int_bitwise_scalar<E: IntElem>(op: BitwiseOp, lhs: FlexTensor, rhs: Scalar) -> FlexTensor {
+    let dtype = lhs.dtype();
+    let s = rhs.elem::<E>();
+    bitwise_op!(op, E, |f| map::<E, E>(lhs, dtype, move |a| f(a, s)))
+}
+
+// ------------------------------------------------------------------ checks
 
 #[track_caller]
 fn check_operands(op: &str, lhs: &FlexTensor, rhs: &FlexTensor) -> DType {
@@ -275,35 +223,12 @@ fn check_operands(op: &str, lhs: &FlexTensor, rhs: &FlexTensor) -> DType {
     l
 }
 
+/// Rejects bool as non-numeric: the integer dispatch alone would call it
+/// "not an integer", which misstates what arithmetic accepts.
 #[track_caller]
-fn check_bitwise(op: BinaryOp, dtype: DType) {
+fn check_numeric(op: &str, dtype: DType) {
     if dtype.is_bool() {
-        panic!("{}: expected a numeric dtype, got {dtype}", op.name());
-    }
-    if op.is_bitwise() && !dtype.is_int() {
-        panic!("{}: expected an integer dtype, got {dtype}", op.name());
-    }
-}
-
-/// `lhs op rhs` with broadcasting; both operands share a dtype.
-pub fn binary(op: BinaryOp, lhs: FlexTensor, rhs: FlexTensor) -> FlexTensor {
-    let dtype = check_operands(op.name(), &lhs, &rhs);
-    check_bitwise(op, dtype);
-    if dtype.is_float() {
-        with_float!(op.name(), dtype, |E| float_binary::<E>(op, lhs, rhs))
-    } else {
-        with_int!(op.name(), dtype, |E| int_binary::<E>(op, lhs, rhs))
-    }
-}
-
-/// `lhs op rhs` with a scalar converted to the tensor's dtype.
-pub fn binary_scalar(op: BinaryOp, lhs: FlexTensor, rhs: Scalar) -> FlexTensor {
-    let dtype = lhs.dtype();
-    check_bitwise(op, dtype);
-    if dtype.is_float() {
-        with_float!(op.name(), dtype, |E| float_binary_scalar::<E>(op, lhs, rhs))
-    } else {
-        with_int!(op.name(), dtype, |E| int_binary_scalar::<E>(op, lhs, rhs))
+        panic!("{op}: expected a numeric dtype, got {dtype}");
     }
 }
 
@@ -339,36 +264,6 @@ macro_rules! cmp_op {
             }
         }
     };
-}
-
-/// Element-wise comparison giving a bool tensor.
-pub fn compare(op: CmpOp, lhs: FlexTensor, rhs: FlexTensor) -> FlexTensor {
-    let dtype = check_operands(op.name(), &lhs, &rhs);
-    let name = op.name();
-    if dtype.is_bool() {
-        // Bools compare as 0 < 1; any non-zero byte counts as true.
-        return cmp_op!(op, u8, |f| zip::<u8, u8, u8>(
-            name,
-            lhs,
-            rhs,
-            BOOL,
-            move |a, b| f((a != 0) as u8, (b != 0) as u8)
-        ));
-    }
-    if dtype.is_float() {
-        return with_float!(name, dtype, |E| {
-            cmp_op!(op, <E as FloatElem>::C, |f| zip::<E, E, u8>(
-                name,
-                lhs,
-                rhs,
-                BOOL,
-                move |a, b| f(a.up(), b.up())
-            ))
-        });
-    }
-    with_int!(name, dtype, |E| cmp_op!(op, E, |f| zip::<E, E, u8>(
-        name, lhs, rhs, BOOL, f
-    )))
 }
 
 /// Where an integer scalar lies relative to the values of an integer dtype.
@@ -430,9 +325,10 @@ fn int_compare_scalar<E: burn_std::Element + bytemuck::Pod + Ord>(
 ) -> FlexTensor {
     let constant = |lhs: FlexTensor, v: bool| map::<E, u8>(lhs, BOOL, move |_| v as u8);
     match int_bound::<E>(rhs) {
-        IntBound::Unordered => constant(lhs, op == CmpOp::Ne),
-        IntBound::Above => constant(lhs, matches!(op, CmpOp::Ne | CmpOp::Lt | CmpOp::Le)),
-        IntBound::Below => constant(lhs, matches!(op, CmpOp::Ne | CmpOp::Gt | CmpOp::Ge)),
+        IntBound::Unordered => constant(lhs, op.holds(None)),
+        // Every element is below the scalar, or above it.
+        IntBound::Above => constant(lhs, op.holds(Some(Ordering::Less))),
+        IntBound::Below => constant(lhs, op.holds(Some(Ordering::Greater))),
         IntBound::At { floor: s, fraction } => {
             let f = move |a: E| {
                 let a = prepare(a);
@@ -453,56 +349,127 @@ fn int_compare_scalar<E: burn_std::Element + bytemuck::Pod + Ord>(
     }
 }
 
-/// Comparison with a scalar giving a bool tensor.
-///
-/// Float tensors compare with the scalar converted to their dtype, as
-/// PyTorch does; integer and bool tensors compare with the exact scalar
-/// value (a fractional or out-of-range scalar is not rounded into range).
-pub fn compare_scalar(op: CmpOp, lhs: FlexTensor, rhs: Scalar) -> FlexTensor {
-    let dtype = lhs.dtype();
-    let name = op.name();
-    if dtype.is_bool() {
-        return int_compare_scalar::<u8>(op, lhs, rhs, |a| (a != 0) as u8);
+// ----------------------------------------------------------- BinaryKernels
+
+impl BinaryKernels for Flex {
+    /// `lhs op rhs` with broadcasting; both operands share a numeric dtype.
+    fn binary(op: BinaryOp, lhs: FlexTensor, rhs: FlexTensor) -> FlexTensor {
+        let dtype = check_operands(op.name(), &lhs, &rhs);
+        if dtype.is_float() {
+            with_float!(op.name(), dtype, |E| float_binary::<E>(op, lhs, rhs))
+        } else {
+            check_numeric(op.name(), dtype);
+            with_int!(op.name(), dtype, |E| int_binary::<E>(op, lhs, rhs))
+        }
     }
-    if dtype.is_float() {
-        return with_float!(name, dtype, |E| {
-            let s = scalar_to_float::<E>(rhs).up();
-            cmp_op!(op, <E as FloatElem>::C, |f| map::<E, u8>(
+
+    /// `lhs op rhs` with a scalar converted to the tensor's dtype.
+    fn binary_scalar(op: BinaryOp, lhs: FlexTensor, rhs: Scalar) -> FlexTensor {
+        let dtype = lhs.dtype();
+        if dtype.is_float() {
+            with_float!(op.name(), dtype, |E| float_binary_scalar::<E>(op, lhs, rhs))
+        } else {
+            check_numeric(op.name(), dtype);
+            with_int!(op.name(), dtype, |E| int_binary_scalar::<E>(op, lhs, rhs))
+        }
+    }
+
+    /// `lhs op rhs` of two float tensors with broadcasting.
+    fn float_binary(op: FloatBinaryOp, lhs: FlexTensor, rhs: FlexTensor) -> FlexTensor {
+        let dtype = check_operands(op.name(), &lhs, &rhs);
+        with_float!(op.name(), dtype, |E| match op {
+            FloatBinaryOp::Atan2 => zip::<E, E, E>(op.name(), lhs, rhs, dtype, |a, b| {
+                E::down(a.up().atan2_(b.up()))
+            }),
+        })
+    }
+
+    /// Bitwise `lhs op rhs` of two integer tensors with broadcasting.
+    fn bitwise(op: BitwiseOp, lhs: FlexTensor, rhs: FlexTensor) -> FlexTensor {
+        let dtype = check_operands(op.name(), &lhs, &rhs);
+        with_int!(op.name(), dtype, |E| int_bitwise::<E>(op, lhs, rhs))
+    }
+
+    /// Bitwise `lhs op rhs` with a scalar converted to the tensor's integer dtype.
+    fn bitwise_scalar(op: BitwiseOp, lhs: FlexTensor, rhs: Scalar) -> FlexTensor {
+        let dtype = lhs.dtype();
+        with_int!(op.name(), dtype, |E| int_bitwise_scalar::<E>(op, lhs, rhs))
+    }
+
+    /// Element-wise comparison giving a bool tensor.
+    fn compare(op: CmpOp, lhs: FlexTensor, rhs: FlexTensor) -> FlexTensor {
+        let dtype = check_operands(op.name(), &lhs, &rhs);
+        let name = op.name();
+        if dtype.is_bool() {
+            // Bools compare as 0 < 1; any non-zero byte counts as true.
+            return cmp_op!(op, u8, |f| zip::<u8, u8, u8>(
+                name,
                 lhs,
+                rhs,
                 BOOL,
-                move |a| f(a.up(), s)
-            ))
-        });
+                move |a, b| f((a != 0) as u8, (b != 0) as u8)
+            ));
+        }
+        if dtype.is_float() {
+            return with_float!(name, dtype, |E| {
+                cmp_op!(op, <E as FloatElem>::C, |f| zip::<E, E, u8>(
+                    name,
+                    lhs,
+                    rhs,
+                    BOOL,
+                    move |a, b| f(a.up(), b.up())
+                ))
+            });
+        }
+        with_int!(name, dtype, |E| cmp_op!(op, E, |f| zip::<E, E, u8>(
+            name, lhs, rhs, BOOL, f
+        )))
     }
-    with_int!(name, dtype, |E| int_compare_scalar::<E>(
-        op,
-        lhs,
-        rhs,
-        |a| a
-    ))
-}
 
-// ---------------------------------------------------------------- bool ops
+    /// Comparison with a scalar giving a bool tensor.
+    ///
+    /// Float tensors compare with the scalar converted to their dtype, as
+    /// PyTorch does; integer and bool tensors compare with the exact scalar
+    /// value (a fractional or out-of-range scalar is not rounded into range).
+    fn compare_scalar(op: CmpOp, lhs: FlexTensor, rhs: Scalar) -> FlexTensor {
+        let dtype = lhs.dtype();
+        let name = op.name();
+        if dtype.is_bool() {
+            return int_compare_scalar::<u8>(op, lhs, rhs, |a| (a != 0) as u8);
+        }
+        if dtype.is_float() {
+            return with_float!(name, dtype, |E| {
+                let s = scalar_to_float::<E>(rhs).up();
+                cmp_op!(op, <E as FloatElem>::C, |f| map::<E, u8>(
+                    lhs,
+                    BOOL,
+                    move |a| f(a.up(), s)
+                ))
+            });
+        }
+        with_int!(name, dtype, |E| int_compare_scalar::<E>(
+            op,
+            lhs,
+            rhs,
+            |a| a
+        ))
+    }
 
-/// Logic between bool tensors with broadcasting.
-pub fn bool_binary(op: BoolOp, lhs: FlexTensor, rhs: FlexTensor) -> FlexTensor {
-    let name = match op {
-        BoolOp::And => "bool_and",
-        BoolOp::Or => "bool_or",
-        BoolOp::Xor => "bool_xor",
-        BoolOp::Eq => "bool_equal",
-    };
-    let (l, r) = (lhs.dtype(), rhs.dtype());
-    assert!(
-        l.is_bool() && r.is_bool(),
-        "{name}: expected bool operands, got {l} and {r}"
-    );
-    // Normalising to 0/1 first keeps any non-zero byte "true".
-    let b = |x: u8| (x != 0) as u8;
-    match op {
-        BoolOp::And => zip::<u8, u8, u8>(name, lhs, rhs, BOOL, move |x, y| b(x) & b(y)),
-        BoolOp::Or => zip::<u8, u8, u8>(name, lhs, rhs, BOOL, move |x, y| b(x) | b(y)),
-        BoolOp::Xor => zip::<u8, u8, u8>(name, lhs, rhs, BOOL, move |x, y| b(x) ^ b(y)),
-        BoolOp::Eq => zip::<u8, u8, u8>(name, lhs, rhs, BOOL, move |x, y| (b(x) == b(y)) as u8),
+    /// Logic between bool tensors with broadcasting.
+    fn bool_binary(op: BoolOp, lhs: FlexTensor, rhs: FlexTensor) -> FlexTensor {
+        let name = op.name();
+        let (l, r) = (lhs.dtype(), rhs.dtype());
+        assert!(
+            l.is_bool() && r.is_bool(),
+            "{name}: expected bool operands, got {l} and {r}"
+        );
+        // Normalising to 0/1 first keeps any non-zero byte "true".
+        let b = |x: u8| (x != 0) as u8;
+        match op {
+            BoolOp::And => zip::<u8, u8, u8>(name, lhs, rhs, BOOL, move |x, y| b(x) & b(y)),
+            BoolOp::Or => zip::<u8, u8, u8>(name, lhs, rhs, BOOL, move |x, y| b(x) | b(y)),
+            BoolOp::Xor => zip::<u8, u8, u8>(name, lhs, rhs, BOOL, move |x, y| b(x) ^ b(y)),
+            BoolOp::Eq => zip::<u8, u8, u8>(name, lhs, rhs, BOOL, move |x, y| (b(x) == b(y)) as u8),
+        }
     }
 }

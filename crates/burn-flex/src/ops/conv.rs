@@ -35,11 +35,12 @@ use alloc::borrow::Cow;
 use alloc::vec;
 use alloc::vec::Vec;
 
+use burn_backend::kernels::ConvKernels;
 use burn_backend::{ConvOptions, ConvTransposeOptions, TensorMetadata, check};
 use burn_std::{DType, Shape, bf16, f16};
 
 use super::matmul::{GemmFloat, Load, Out, PackedA, gemm_strided};
-use crate::FlexTensor;
+use crate::{Flex, FlexTensor};
 
 /// The sliding-window geometry of one convolution, spatial dims only.
 #[derive(Clone, Copy, Debug)]
@@ -82,46 +83,6 @@ impl Window {
 /// The dims of `shape` after `[batch, channels]`, as an array.
 fn spatial(shape: &Shape) -> [usize; 3] {
     [shape.dims[2], shape.dims[3], shape.dims[4]]
-}
-
-/// Convolution: `x` `[B, C, D, H, W]`, `weight` `[O, C/g, kd, kh, kw]`.
-pub fn conv3d(
-    x: FlexTensor,
-    weight: FlexTensor,
-    bias: Option<FlexTensor>,
-    options: ConvOptions<3>,
-) -> FlexTensor {
-    let o = options;
-    let out_shape = check::conv(
-        "conv3d",
-        x.shape_ref(),
-        weight.shape_ref(),
-        bias.as_ref().map(|b| b.shape_ref()),
-        &o.stride,
-        &o.padding,
-        &o.dilation,
-        o.groups,
-    );
-    let dtype = same_dtypes("conv3d", &x, &weight, bias.as_ref());
-    let window = Window {
-        input: spatial(x.shape_ref()),
-        kernel: spatial(weight.shape_ref()),
-        output: spatial(&out_shape),
-        stride: o.stride,
-        padding: o.padding,
-        dilation: o.dilation,
-    };
-    let geometry = Geometry {
-        window,
-        batch: out_shape.dims[0],
-        channels: x.shape_ref().dims[1],
-        out_channels: out_shape.dims[1],
-        groups: o.groups,
-    };
-    with_compute(dtype, out_shape, |t: Compute<'_>| match t {
-        Compute::F32(out) => forward::<f32>(&x, &weight, bias.as_ref(), out, geometry),
-        Compute::F64(out) => forward::<f64>(&x, &weight, bias.as_ref(), out, geometry),
-    })
 }
 
 fn forward<T: Float>(
@@ -187,49 +148,6 @@ fn forward<T: Float>(
     });
 }
 
-/// Transposed convolution: `x` `[B, C, D, H, W]`, `weight` `[C, O/g, kd, kh, kw]`.
-pub fn conv_transpose3d(
-    x: FlexTensor,
-    weight: FlexTensor,
-    bias: Option<FlexTensor>,
-    options: ConvTransposeOptions<3>,
-) -> FlexTensor {
-    let o = options;
-    let out_shape = check::conv_transpose(
-        "conv_transpose3d",
-        x.shape_ref(),
-        weight.shape_ref(),
-        bias.as_ref().map(|b| b.shape_ref()),
-        &o.stride,
-        &o.padding,
-        &o.padding_out,
-        &o.dilation,
-        o.groups,
-    );
-    let dtype = same_dtypes("conv_transpose3d", &x, &weight, bias.as_ref());
-    // The geometry of the convolution this op transposes: its input is our
-    // output, its output our input.
-    let window = Window {
-        input: spatial(&out_shape),
-        kernel: spatial(weight.shape_ref()),
-        output: spatial(x.shape_ref()),
-        stride: o.stride,
-        padding: o.padding,
-        dilation: o.dilation,
-    };
-    let geometry = Geometry {
-        window,
-        batch: out_shape.dims[0],
-        channels: x.shape_ref().dims[1],
-        out_channels: out_shape.dims[1],
-        groups: o.groups,
-    };
-    with_compute(dtype, out_shape, |t: Compute<'_>| match t {
-        Compute::F32(out) => transpose::<f32>(&x, &weight, bias.as_ref(), out, geometry),
-        Compute::F64(out) => transpose::<f64>(&x, &weight, bias.as_ref(), out, geometry),
-    })
-}
-
 fn transpose<T: Float>(
     x: &FlexTensor,
     weight: &FlexTensor,
@@ -267,58 +185,6 @@ fn transpose<T: Float>(
             }
         },
     );
-}
-
-/// The gradient of `conv3d` with respect to its weight.
-pub fn conv3d_weight_backward(
-    x: FlexTensor,
-    output_grad: FlexTensor,
-    weight_shape: Shape,
-    options: ConvOptions<3>,
-) -> FlexTensor {
-    let o = options;
-    // Validates x against the weight shape and the options.
-    let expected = check::conv(
-        "conv3d_weight_backward",
-        x.shape_ref(),
-        &weight_shape,
-        None,
-        &o.stride,
-        &o.padding,
-        &o.dilation,
-        o.groups,
-    );
-    let grad_shape = output_grad.shape_ref();
-    if grad_shape.num_dims() != 5
-        || grad_shape.dims[..2] != expected.dims[..2]
-        || (0..3).any(|d| grad_shape.dims[2 + d] > expected.dims[2 + d])
-    {
-        panic!(
-            "conv3d_weight_backward: output gradient {grad_shape} does not fit the convolution \
-             of input {} by weight {weight_shape} (output {expected})",
-            x.shape_ref()
-        );
-    }
-    let dtype = same_dtypes("conv3d_weight_backward", &x, &output_grad, None);
-    let window = Window {
-        input: spatial(x.shape_ref()),
-        kernel: spatial(&weight_shape),
-        output: spatial(grad_shape),
-        stride: o.stride,
-        padding: o.padding,
-        dilation: o.dilation,
-    };
-    let geometry = Geometry {
-        window,
-        batch: x.shape_ref().dims[0],
-        channels: x.shape_ref().dims[1],
-        out_channels: weight_shape.dims[0],
-        groups: o.groups,
-    };
-    with_compute(dtype, weight_shape, |t: Compute<'_>| match t {
-        Compute::F32(out) => weight_grad::<f32>(&x, &output_grad, out, geometry),
-        Compute::F64(out) => weight_grad::<f64>(&x, &output_grad, out, geometry),
-    })
 }
 
 fn weight_grad<T: Float>(x: &FlexTensor, grad: &FlexTensor, out: &mut [T], geometry: Geometry) {
@@ -660,4 +526,143 @@ fn same_dtypes(op: &str, x: &FlexTensor, w: &FlexTensor, bias: Option<&FlexTenso
         check::same_dtype(op, dtype, bias.dtype());
     }
     dtype
+}
+
+// ------------------------------------------------------------- ConvKernels
+
+impl ConvKernels for Flex {
+    /// Convolution: `x` `[B, C, D, H, W]`, `weight` `[O, C/g, kd, kh, kw]`.
+    fn conv3d(
+        x: FlexTensor,
+        weight: FlexTensor,
+        bias: Option<FlexTensor>,
+        options: ConvOptions<3>,
+    ) -> FlexTensor {
+        let o = options;
+        let out_shape = check::conv(
+            "conv3d",
+            x.shape_ref(),
+            weight.shape_ref(),
+            bias.as_ref().map(|b| b.shape_ref()),
+            &o.stride,
+            &o.padding,
+            &o.dilation,
+            o.groups,
+        );
+        let dtype = same_dtypes("conv3d", &x, &weight, bias.as_ref());
+        let window = Window {
+            input: spatial(x.shape_ref()),
+            kernel: spatial(weight.shape_ref()),
+            output: spatial(&out_shape),
+            stride: o.stride,
+            padding: o.padding,
+            dilation: o.dilation,
+        };
+        let geometry = Geometry {
+            window,
+            batch: out_shape.dims[0],
+            channels: x.shape_ref().dims[1],
+            out_channels: out_shape.dims[1],
+            groups: o.groups,
+        };
+        with_compute(dtype, out_shape, |t: Compute<'_>| match t {
+            Compute::F32(out) => forward::<f32>(&x, &weight, bias.as_ref(), out, geometry),
+            Compute::F64(out) => forward::<f64>(&x, &weight, bias.as_ref(), out, geometry),
+        })
+    }
+
+    /// The gradient of `conv3d` with respect to its weight.
+    fn conv3d_weight_backward(
+        x: FlexTensor,
+        output_grad: FlexTensor,
+        weight_shape: Shape,
+        options: ConvOptions<3>,
+    ) -> FlexTensor {
+        let o = options;
+        // Validates x against the weight shape and the options.
+        let expected = check::conv(
+            "conv3d_weight_backward",
+            x.shape_ref(),
+            &weight_shape,
+            None,
+            &o.stride,
+            &o.padding,
+            &o.dilation,
+            o.groups,
+        );
+        let grad_shape = output_grad.shape_ref();
+        if grad_shape.num_dims() != 5
+            || grad_shape.dims[..2] != expected.dims[..2]
+            || (0..3).any(|d| grad_shape.dims[2 + d] > expected.dims[2 + d])
+        {
+            panic!(
+                "conv3d_weight_backward: output gradient {grad_shape} does not fit the convolution \
+                 of input {} by weight {weight_shape} (output {expected})",
+                x.shape_ref()
+            );
+        }
+        let dtype = same_dtypes("conv3d_weight_backward", &x, &output_grad, None);
+        let window = Window {
+            input: spatial(x.shape_ref()),
+            kernel: spatial(&weight_shape),
+            output: spatial(grad_shape),
+            stride: o.stride,
+            padding: o.padding,
+            dilation: o.dilation,
+        };
+        let geometry = Geometry {
+            window,
+            batch: x.shape_ref().dims[0],
+            channels: x.shape_ref().dims[1],
+            out_channels: weight_shape.dims[0],
+            groups: o.groups,
+        };
+        with_compute(dtype, weight_shape, |t: Compute<'_>| match t {
+            Compute::F32(out) => weight_grad::<f32>(&x, &output_grad, out, geometry),
+            Compute::F64(out) => weight_grad::<f64>(&x, &output_grad, out, geometry),
+        })
+    }
+
+    /// Transposed convolution: `x` `[B, C, D, H, W]`, `weight` `[C, O/g, kd, kh, kw]`.
+    fn conv_transpose3d(
+        x: FlexTensor,
+        weight: FlexTensor,
+        bias: Option<FlexTensor>,
+        options: ConvTransposeOptions<3>,
+    ) -> FlexTensor {
+        let o = options;
+        let out_shape = check::conv_transpose(
+            "conv_transpose3d",
+            x.shape_ref(),
+            weight.shape_ref(),
+            bias.as_ref().map(|b| b.shape_ref()),
+            &o.stride,
+            &o.padding,
+            &o.padding_out,
+            &o.dilation,
+            o.groups,
+        );
+        let dtype = same_dtypes("conv_transpose3d", &x, &weight, bias.as_ref());
+        // The geometry of the convolution this op transposes: its input is our
+        // output, its output our input.
+        let window = Window {
+            input: spatial(&out_shape),
+            kernel: spatial(weight.shape_ref()),
+            output: spatial(x.shape_ref()),
+            stride: o.stride,
+            padding: o.padding,
+            dilation: o.dilation,
+        };
+        let geometry = Geometry {
+            window,
+            batch: out_shape.dims[0],
+            channels: x.shape_ref().dims[1],
+            out_channels: out_shape.dims[1],
+            groups: o.groups,
+        };
+        with_compute(dtype, out_shape, |t: Compute<'_>| match t {
+            Compute::F32(out) => transpose::<f32>(&x, &weight, bias.as_ref(), out, geometry),
+            Compute::F64(out) => transpose::<f64>(&x, &weight, bias.as_ref(), out, geometry),
+        })
+    }
 }

@@ -15,165 +15,15 @@ use alloc::borrow::Cow;
 use alloc::vec;
 use alloc::vec::Vec;
 
+use burn_backend::kernels::IndexKernels;
 use burn_backend::{TensorMetadata, check};
 use burn_std::{DType, Element, Scalar, Shape};
 use bytemuck::Pod;
 use half::{bf16, f16};
 
 use super::shape::{contiguous_copy, copy_run, for_each_segment};
-use crate::FlexTensor;
 use crate::layout::{Layout, contiguous_strides, for_each_row, simplify_many};
-
-/// Gathers along `dim`: `out[.., i, ..] = tensor[.., indices[.., i, ..], ..]`
-/// (`torch.gather`); the output has the indices' shape.
-pub fn gather(dim: usize, tensor: FlexTensor, indices: FlexTensor) -> FlexTensor {
-    let op = "gather";
-    check::gather(op, dim, tensor.shape_ref(), indices.shape_ref());
-    let idx = index_values(op, &indices);
-    let shape = indices.shape_ref().clone();
-    let idx_strides = contiguous_strides(&shape.dims);
-    gather_along(op, &tensor, dim, &shape, &idx, &idx_strides)
-}
-
-/// Scatters with addition along `dim` (`torch.scatter_add`):
-/// `out[.., indices[.., i, ..], ..] += value[.., i, ..]`. Duplicate indices
-/// accumulate, in row-major order of `indices`; integers wrap.
-pub fn scatter_add(
-    dim: usize,
-    tensor: FlexTensor,
-    indices: FlexTensor,
-    value: FlexTensor,
-) -> FlexTensor {
-    let op = "scatter_add";
-    check::gather(op, dim, tensor.shape_ref(), indices.shape_ref());
-    let (ishape, vshape) = (indices.shape_ref(), value.shape_ref());
-    let fits = ishape.num_dims() == vshape.num_dims()
-        && ishape.dims.iter().zip(&vshape.dims).all(|(&i, &v)| i <= v);
-    if !fits {
-        panic!("{op}: indices {ishape} must not exceed value {vshape} in any dim");
-    }
-    check::same_dtype(op, tensor.dtype(), value.dtype());
-    let idx = index_values(op, &indices);
-    let idx_strides = contiguous_strides(&ishape.dims);
-    let dtype = tensor.dtype();
-    crate::with_numeric!(op, dtype, |E| accumulate::<E>(tensor, |out, shape| {
-        add_along::<E>(op, out, shape, dim, ishape, &value, &idx, &idx_strides)
-    }))
-}
-
-/// Selects slices of `dim` by a 1-D index tensor (`torch.index_select`);
-/// indices may repeat.
-pub fn select(tensor: FlexTensor, dim: usize, indices: FlexTensor) -> FlexTensor {
-    let op = "select";
-    check::dim(op, dim, tensor.shape_ref());
-    one_dim_indices(op, &indices);
-    let idx = index_values(op, &indices);
-    let mut shape = tensor.shape_ref().clone();
-    shape.dims[dim] = idx.len();
-    gather_along(
-        op,
-        &tensor,
-        dim,
-        &shape,
-        &idx,
-        &along(dim, shape.num_dims()),
-    )
-}
-
-/// Adds `value`'s slices into the selected slices of `dim` (`torch.index_add`):
-/// `out[.., indices[j], ..] += value[.., j, ..]`; duplicates accumulate.
-pub fn select_add(
-    tensor: FlexTensor,
-    dim: usize,
-    indices: FlexTensor,
-    value: FlexTensor,
-) -> FlexTensor {
-    let op = "select_add";
-    check::dim(op, dim, tensor.shape_ref());
-    one_dim_indices(op, &indices);
-    let (tshape, vshape) = (tensor.shape_ref(), value.shape_ref());
-    let n = indices.shape_ref().dims[0];
-    let fits = tshape.num_dims() == vshape.num_dims()
-        && (0..tshape.num_dims())
-            .all(|d| vshape.dims[d] == if d == dim { n } else { tshape.dims[d] });
-    if !fits {
-        panic!(
-            "{op}: value {vshape} must match tensor {tshape} outside dim {dim} and have {n} (the number of indices) along it"
-        );
-    }
-    check::same_dtype(op, tensor.dtype(), value.dtype());
-    let idx = index_values(op, &indices);
-    let idx_strides = along(dim, tshape.num_dims());
-    let vshape = vshape.clone();
-    let dtype = tensor.dtype();
-    crate::with_numeric!(op, dtype, |E| accumulate::<E>(tensor, |out, shape| {
-        add_along::<E>(op, out, shape, dim, &vshape, &value, &idx, &idx_strides)
-    }))
-}
-
-/// `value` where `mask`, `tensor` elsewhere (all broadcast).
-pub fn mask_where(tensor: FlexTensor, mask: FlexTensor, value: FlexTensor) -> FlexTensor {
-    let op = "mask_where";
-    bool_mask(op, &mask);
-    check::same_dtype(op, tensor.dtype(), value.dtype());
-    let (t, m, v) = (tensor.shape_ref(), mask.shape_ref(), value.shape_ref());
-    let Ok(shape) = t.broadcast(m).and_then(|s| s.broadcast(v)) else {
-        panic!("{op}: tensor {t}, mask {m} and value {v} cannot be broadcast together");
-    };
-    let dtype = tensor.dtype();
-    crate::with_size!(dtype, |E| {
-        let values = value.storage::<E>();
-        let layout = value.layout().expand(&shape);
-        select_where::<E>(tensor, &mask, values, &layout, &shape)
-    })
-}
-
-/// `value` where `mask`, `tensor` elsewhere; the mask broadcasts to the
-/// tensor's shape, and the scalar is converted to the tensor's dtype.
-pub fn mask_fill(tensor: FlexTensor, mask: FlexTensor, value: Scalar) -> FlexTensor {
-    let op = "mask_fill";
-    bool_mask(op, &mask);
-    let shape = tensor.shape_ref().clone();
-    if shape.broadcast(mask.shape_ref()).ok().as_ref() != Some(&shape) {
-        panic!(
-            "{op}: mask {} cannot be broadcast to tensor {shape}",
-            mask.shape_ref()
-        );
-    }
-    let dtype = tensor.dtype();
-    crate::with_size!(dtype, |E| {
-        let fill = [scalar_as::<E>(value, dtype)];
-        // The scalar is a one-element operand with zero strides.
-        let layout = Layout::new(shape.clone(), vec![0; shape.num_dims()], 0);
-        select_where::<E>(tensor, &mask, &fill, &layout, &shape)
-    })
-}
-
-/// Coordinates of true elements, I64 `[count, rank]`, in row-major order.
-pub fn argwhere(tensor: FlexTensor) -> FlexTensor {
-    let dtype = tensor.dtype();
-    if !dtype.is_bool() || dtype.size() != 1 {
-        panic!("argwhere: expected a bool tensor, got {dtype}");
-    }
-    let shape = tensor.shape_ref().clone();
-    let rank = shape.num_dims();
-    let bytes: Cow<'_, [u8]> = match tensor.contiguous_slice::<u8>() {
-        Some(slice) => Cow::Borrowed(slice),
-        None => Cow::Owned(contiguous_copy(&tensor).to_vec::<u8>()),
-    };
-    let count = bytes.iter().filter(|&&b| b != 0).count();
-    let mut coords = Vec::with_capacity(count * rank);
-    let strides = contiguous_strides(&shape.dims);
-    for (linear, _) in bytes.iter().enumerate().filter(|&(_, &b)| b != 0) {
-        let mut rest = linear;
-        for &s in &strides {
-            let s = s as usize;
-            coords.push((rest / s) as i64);
-            rest %= s;
-        }
-    }
-    FlexTensor::from_vec(coords, Shape::from(vec![count, rank]), DType::I64)
-}
+use crate::{Flex, FlexTensor};
 
 // ------------------------------------------------------------------ helpers
 
@@ -547,5 +397,160 @@ fn where_run<E: Copy>(
         if masks[(pm + i * m_in) as usize] != 0 {
             *o = values[(pv + i * v_in) as usize];
         }
+    }
+}
+
+// ------------------------------------------------------------ IndexKernels
+
+impl IndexKernels for Flex {
+    /// Gathers along `dim`: `out[.., i, ..] = tensor[.., indices[.., i, ..], ..]`
+    /// (`torch.gather`); the output has the indices' shape.
+    fn gather(dim: usize, tensor: FlexTensor, indices: FlexTensor) -> FlexTensor {
+        let op = "gather";
+        check::gather(op, dim, tensor.shape_ref(), indices.shape_ref());
+        let idx = index_values(op, &indices);
+        let shape = indices.shape_ref().clone();
+        let idx_strides = contiguous_strides(&shape.dims);
+        gather_along(op, &tensor, dim, &shape, &idx, &idx_strides)
+    }
+
+    /// Scatters with addition along `dim` (`torch.scatter_add`):
+    /// `out[.., indices[.., i, ..], ..] += value[.., i, ..]`. Duplicate indices
+    /// accumulate, in row-major order of `indices`; integers wrap.
+    fn scatter_add(
+        dim: usize,
+        tensor: FlexTensor,
+        indices: FlexTensor,
+        value: FlexTensor,
+    ) -> FlexTensor {
+        let op = "scatter_add";
+        check::gather(op, dim, tensor.shape_ref(), indices.shape_ref());
+        let (ishape, vshape) = (indices.shape_ref(), value.shape_ref());
+        let fits = ishape.num_dims() == vshape.num_dims()
+            && ishape.dims.iter().zip(&vshape.dims).all(|(&i, &v)| i <= v);
+        if !fits {
+            panic!("{op}: indices {ishape} must not exceed value {vshape} in any dim");
+        }
+        check::same_dtype(op, tensor.dtype(), value.dtype());
+        let idx = index_values(op, &indices);
+        let idx_strides = contiguous_strides(&ishape.dims);
+        let dtype = tensor.dtype();
+        crate::with_numeric!(op, dtype, |E| accumulate::<E>(tensor, |out, shape| {
+            add_along::<E>(op, out, shape, dim, ishape, &value, &idx, &idx_strides)
+        }))
+    }
+
+    /// Selects slices of `dim` by a 1-D index tensor (`torch.index_select`);
+    /// indices may repeat.
+    fn select(tensor: FlexTensor, dim: usize, indices: FlexTensor) -> FlexTensor {
+        let op = "select";
+        check::dim(op, dim, tensor.shape_ref());
+        one_dim_indices(op, &indices);
+        let idx = index_values(op, &indices);
+        let mut shape = tensor.shape_ref().clone();
+        shape.dims[dim] = idx.len();
+        gather_along(
+            op,
+            &tensor,
+            dim,
+            &shape,
+            &idx,
+            &along(dim, shape.num_dims()),
+        )
+    }
+
+    /// Adds `value`'s slices into the selected slices of `dim` (`torch.index_add`):
+    /// `out[.., indices[j], ..] += value[.., j, ..]`; duplicates accumulate.
+    fn select_add(
+        tensor: FlexTensor,
+        dim: usize,
+        indices: FlexTensor,
+        value: FlexTensor,
+    ) -> FlexTensor {
+        let op = "select_add";
+        check::dim(op, dim, tensor.shape_ref());
+        one_dim_indices(op, &indices);
+        let (tshape, vshape) = (tensor.shape_ref(), value.shape_ref());
+        let n = indices.shape_ref().dims[0];
+        let fits = tshape.num_dims() == vshape.num_dims()
+            && (0..tshape.num_dims())
+                .all(|d| vshape.dims[d] == if d == dim { n } else { tshape.dims[d] });
+        if !fits {
+            panic!(
+                "{op}: value {vshape} must match tensor {tshape} outside dim {dim} and have {n} (the number of indices) along it"
+            );
+        }
+        check::same_dtype(op, tensor.dtype(), value.dtype());
+        let idx = index_values(op, &indices);
+        let idx_strides = along(dim, tshape.num_dims());
+        let vshape = vshape.clone();
+        let dtype = tensor.dtype();
+        crate::with_numeric!(op, dtype, |E| accumulate::<E>(tensor, |out, shape| {
+            add_along::<E>(op, out, shape, dim, &vshape, &value, &idx, &idx_strides)
+        }))
+    }
+
+    /// `value` where `mask`, `tensor` elsewhere (all broadcast).
+    fn mask_where(tensor: FlexTensor, mask: FlexTensor, value: FlexTensor) -> FlexTensor {
+        let op = "mask_where";
+        bool_mask(op, &mask);
+        check::same_dtype(op, tensor.dtype(), value.dtype());
+        let (t, m, v) = (tensor.shape_ref(), mask.shape_ref(), value.shape_ref());
+        let Ok(shape) = t.broadcast(m).and_then(|s| s.broadcast(v)) else {
+            panic!("{op}: tensor {t}, mask {m} and value {v} cannot be broadcast together");
+        };
+        let dtype = tensor.dtype();
+        crate::with_size!(dtype, |E| {
+            let values = value.storage::<E>();
+            let layout = value.layout().expand(&shape);
+            select_where::<E>(tensor, &mask, values, &layout, &shape)
+        })
+    }
+
+    /// `value` where `mask`, `tensor` elsewhere; the mask broadcasts to the
+    /// tensor's shape, and the scalar is converted to the tensor's dtype.
+    fn mask_fill(tensor: FlexTensor, mask: FlexTensor, value: Scalar) -> FlexTensor {
+        let op = "mask_fill";
+        bool_mask(op, &mask);
+        let shape = tensor.shape_ref().clone();
+        if shape.broadcast(mask.shape_ref()).ok().as_ref() != Some(&shape) {
+            panic!(
+                "{op}: mask {} cannot be broadcast to tensor {shape}",
+                mask.shape_ref()
+            );
+        }
+        let dtype = tensor.dtype();
+        crate::with_size!(dtype, |E| {
+            let fill = [scalar_as::<E>(value, dtype)];
+            // The scalar is a one-element operand with zero strides.
+            let layout = Layout::new(shape.clone(), vec![0; shape.num_dims()], 0);
+            select_where::<E>(tensor, &mask, &fill, &layout, &shape)
+        })
+    }
+
+    /// Coordinates of true elements, I64 `[count, rank]`, in row-major order.
+    fn argwhere(tensor: FlexTensor) -> FlexTensor {
+        let dtype = tensor.dtype();
+        if !dtype.is_bool() || dtype.size() != 1 {
+            panic!("argwhere: expected a bool tensor, got {dtype}");
+        }
+        let shape = tensor.shape_ref().clone();
+        let rank = shape.num_dims();
+        let bytes: Cow<'_, [u8]> = match tensor.contiguous_slice::<u8>() {
+            Some(slice) => Cow::Borrowed(slice),
+            None => Cow::Owned(contiguous_copy(&tensor).to_vec::<u8>()),
+        };
+        let count = bytes.iter().filter(|&&b| b != 0).count();
+        let mut coords = Vec::with_capacity(count * rank);
+        let strides = contiguous_strides(&shape.dims);
+        for (linear, _) in bytes.iter().enumerate().filter(|&(_, &b)| b != 0) {
+            let mut rest = linear;
+            for &s in &strides {
+                let s = s as usize;
+                coords.push((rest / s) as i64);
+                rest %= s;
+            }
+        }
+        FlexTensor::from_vec(coords, Shape::from(vec![count, rank]), DType::I64)
     }
 }

@@ -10,14 +10,15 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
+use burn_backend::kernels::InterpolateKernels;
 use burn_backend::{InterpolateMode, InterpolateOptions, TensorMetadata, dims4, nonempty_spatial};
 use burn_std::Shape;
 use num_traits::{NumCast, Zero};
 
-use crate::FlexTensor;
 use crate::ops::elem::FloatElem;
 use crate::ops::pool::for_each_plane;
 use crate::with_float;
+use crate::{Flex, FlexTensor};
 
 /// The taps of one axis: output `o` reads `index[o * taps + t]` with weight
 /// `weight[o * taps + t]`.
@@ -133,90 +134,94 @@ fn weights<E: FloatElem>(taps: &Taps) -> Vec<E::C> {
         .collect()
 }
 
-/// Resizes every plane of `x` to `output_size`.
-pub fn interpolate(
-    x: FlexTensor,
-    output_size: [usize; 2],
-    options: InterpolateOptions,
-) -> FlexTensor {
-    let op = "interpolate";
-    let shape = x.shape_ref().clone();
-    nonempty_spatial(op, &shape, output_size);
-    let [n, c, h, w] = dims4(op, &shape);
-    let [oh, ow] = output_size;
-    let (rows, cols) = (taps(h, oh, options), taps(w, ow, options));
-    let dtype = x.dtype();
-    with_float!(op, dtype, |E| {
-        let x = x.to_contiguous();
-        let input = x.contiguous_slice::<E>().expect("row-major");
-        let (wr, wc) = (weights::<E>(&rows), weights::<E>(&cols));
-        let (tr, tc) = (rows.taps, cols.taps);
-        FlexTensor::build::<E>(Shape::new([n, c, oh, ow]), dtype, |out| {
-            for_each_plane(input, h * w, out, oh * ow, |plane, out| {
-                for i in 0..oh {
-                    for j in 0..ow {
-                        let mut sum = <<E as FloatElem>::C as Zero>::zero();
-                        for a in 0..tr {
-                            let row = rows.index[i * tr + a] * w;
-                            let mut line = <<E as FloatElem>::C as Zero>::zero();
-                            for b in 0..tc {
-                                let v = plane[row + cols.index[j * tc + b]].up();
-                                line += wc[j * tc + b] * v;
-                            }
-                            sum += wr[i * tr + a] * line;
-                        }
-                        out[i * ow + j] = E::down(sum);
-                    }
-                }
-            });
-        })
-    })
-}
+// ------------------------------------------------------ InterpolateKernels
 
-/// The gradient of [`interpolate`] with respect to an input of `x_shape`.
-pub fn interpolate_backward(
-    x_shape: &Shape,
-    grad: FlexTensor,
-    output_size: [usize; 2],
-    options: InterpolateOptions,
-) -> FlexTensor {
-    let op = "interpolate_backward";
-    nonempty_spatial(op, x_shape, output_size);
-    let [n, c, h, w] = dims4(op, x_shape);
-    let [oh, ow] = output_size;
-    if grad.shape_ref().dims[..] != [n, c, oh, ow] {
-        panic!(
-            "{op}: output gradient {} does not match [{n}, {c}, {oh}, {ow}]",
-            grad.shape_ref()
-        );
+impl InterpolateKernels for Flex {
+    /// Resizes every plane of `x` to `output_size`.
+    fn interpolate(
+        x: FlexTensor,
+        output_size: [usize; 2],
+        options: InterpolateOptions,
+    ) -> FlexTensor {
+        let op = "interpolate";
+        let shape = x.shape_ref().clone();
+        nonempty_spatial(op, &shape, output_size);
+        let [n, c, h, w] = dims4(op, &shape);
+        let [oh, ow] = output_size;
+        let (rows, cols) = (taps(h, oh, options), taps(w, ow, options));
+        let dtype = x.dtype();
+        with_float!(op, dtype, |E| {
+            let x = x.to_contiguous();
+            let input = x.contiguous_slice::<E>().expect("row-major");
+            let (wr, wc) = (weights::<E>(&rows), weights::<E>(&cols));
+            let (tr, tc) = (rows.taps, cols.taps);
+            FlexTensor::build::<E>(Shape::new([n, c, oh, ow]), dtype, |out| {
+                for_each_plane(input, h * w, out, oh * ow, |plane, out| {
+                    for i in 0..oh {
+                        for j in 0..ow {
+                            let mut sum = <<E as FloatElem>::C as Zero>::zero();
+                            for a in 0..tr {
+                                let row = rows.index[i * tr + a] * w;
+                                let mut line = <<E as FloatElem>::C as Zero>::zero();
+                                for b in 0..tc {
+                                    let v = plane[row + cols.index[j * tc + b]].up();
+                                    line += wc[j * tc + b] * v;
+                                }
+                                sum += wr[i * tr + a] * line;
+                            }
+                            out[i * ow + j] = E::down(sum);
+                        }
+                    }
+                });
+            })
+        })
     }
-    let (rows, cols) = (taps(h, oh, options), taps(w, ow, options));
-    let dtype = grad.dtype();
-    with_float!(op, dtype, |E| {
-        let grad = grad.to_contiguous();
-        let g = grad.contiguous_slice::<E>().expect("row-major");
-        let (wr, wc) = (weights::<E>(&rows), weights::<E>(&cols));
-        let (tr, tc) = (rows.taps, cols.taps);
-        FlexTensor::build::<E>(x_shape.clone(), dtype, |out| {
-            for_each_plane(g, oh * ow, out, h * w, |g, out| {
-                let mut acc = vec![<<E as FloatElem>::C as Zero>::zero(); h * w];
-                for i in 0..oh {
-                    for j in 0..ow {
-                        let gv = g[i * ow + j].up();
-                        for a in 0..tr {
-                            let row = rows.index[i * tr + a] * w;
-                            let ga = wr[i * tr + a] * gv;
-                            for b in 0..tc {
-                                let at = row + cols.index[j * tc + b];
-                                acc[at] += wc[j * tc + b] * ga;
+
+    /// The gradient of [`interpolate`] with respect to an input of `x_shape`.
+    fn interpolate_backward(
+        x_shape: &Shape,
+        grad: FlexTensor,
+        output_size: [usize; 2],
+        options: InterpolateOptions,
+    ) -> FlexTensor {
+        let op = "interpolate_backward";
+        nonempty_spatial(op, x_shape, output_size);
+        let [n, c, h, w] = dims4(op, x_shape);
+        let [oh, ow] = output_size;
+        if grad.shape_ref().dims[..] != [n, c, oh, ow] {
+            panic!(
+                "{op}: output gradient {} does not match [{n}, {c}, {oh}, {ow}]",
+                grad.shape_ref()
+            );
+        }
+        let (rows, cols) = (taps(h, oh, options), taps(w, ow, options));
+        let dtype = grad.dtype();
+        with_float!(op, dtype, |E| {
+            let grad = grad.to_contiguous();
+            let g = grad.contiguous_slice::<E>().expect("row-major");
+            let (wr, wc) = (weights::<E>(&rows), weights::<E>(&cols));
+            let (tr, tc) = (rows.taps, cols.taps);
+            FlexTensor::build::<E>(x_shape.clone(), dtype, |out| {
+                for_each_plane(g, oh * ow, out, h * w, |g, out| {
+                    let mut acc = vec![<<E as FloatElem>::C as Zero>::zero(); h * w];
+                    for i in 0..oh {
+                        for j in 0..ow {
+                            let gv = g[i * ow + j].up();
+                            for a in 0..tr {
+                                let row = rows.index[i * tr + a] * w;
+                                let ga = wr[i * tr + a] * gv;
+                                for b in 0..tc {
+                                    let at = row + cols.index[j * tc + b];
+                                    acc[at] += wc[j * tc + b] * ga;
+                                }
                             }
                         }
                     }
-                }
-                for (o, a) in out.iter_mut().zip(acc) {
-                    *o = E::down(a);
-                }
-            });
+                    for (o, a) in out.iter_mut().zip(acc) {
+                        *o = E::down(a);
+                    }
+                });
+            })
         })
-    })
+    }
 }

@@ -1,6 +1,8 @@
-//! Flex kernels, one file per op family. Every function takes owned
-//! tensors and returns a new one; the `backend` module maps the trait
-//! methods of every kind onto these.
+//! Flex kernels, one file per op family, each implementing the kernel
+//! trait of its family (`ShapeKernels` in `shape.rs`, …; see
+//! `burn_backend::kernels`), from which burn-backend's adapters give Flex
+//! the ops traits of every tensor kind. Every kernel takes owned tensors
+//! and returns a new one.
 
 pub mod binary;
 pub mod conv;

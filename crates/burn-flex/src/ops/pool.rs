@@ -11,22 +11,14 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use burn_backend::TensorMetadata;
-use burn_backend::{dims4, pool2d_output_shape};
+use burn_backend::kernels::PoolKernels;
+use burn_backend::{PoolWindow, dims4, pool2d_output_shape};
 use burn_std::{DType, Shape};
 use num_traits::{Float, NumCast, Zero};
 
-use crate::FlexTensor;
 use crate::ops::elem::{FloatElem, cast_elem};
+use crate::{Flex, FlexTensor};
 use crate::{with_float, with_int};
-
-/// The geometry of a 2-d pooling: kernel, stride, padding, dilation per axis.
-#[derive(Clone, Copy, Debug)]
-pub struct Window {
-    pub kernel: [usize; 2],
-    pub stride: [usize; 2],
-    pub padding: [usize; 2],
-    pub dilation: [usize; 2],
-}
 
 /// Runs `f(input_plane, output_plane)` for each plane pair, on the worker threads when the
 /// output is large. `input` holds whole planes of `in_plane` elements and
@@ -61,7 +53,7 @@ fn taps(
     o: usize,
     axis: usize,
     len: usize,
-    w: &Window,
+    w: &PoolWindow,
 ) -> impl Iterator<Item = Option<usize>> + use<> {
     let (stride, padding, dilation) = (w.stride[axis], w.padding[axis], w.dilation[axis]);
     (0..w.kernel[axis]).map(move |k| {
@@ -72,59 +64,12 @@ fn taps(
 
 // ---------------------------------------------------------------- max pool
 
-/// Max pooling with the plane index (`h * width + w`) of each maximum, as an
-/// int64 tensor. Padding never wins; a NaN does (PyTorch's rule).
-pub fn max_pool2d_with_indices(
-    x: FlexTensor,
-    window: Window,
-    ceil_mode: bool,
-) -> (FlexTensor, FlexTensor) {
-    let op = "max_pool2d_with_indices";
-    let shape = x.shape_ref().clone();
-    let out_shape = pool2d_output_shape(
-        op,
-        &shape,
-        window.kernel,
-        window.stride,
-        window.padding,
-        window.dilation,
-        ceil_mode,
-    );
-    let [_, _, h, w] = dims4(op, &shape);
-    let [_, _, oh, ow] = dims4(op, &out_shape);
-    let dtype = x.dtype();
-    with_float!(op, dtype, |E| {
-        let x = x.to_contiguous();
-        let input = x.contiguous_slice::<E>().expect("row-major");
-        let indices = FlexTensor::build::<i64>(out_shape.clone(), DType::I64, |idx| {
-            for_each_plane(input, h * w, idx, oh * ow, |plane, idx| {
-                argmax_plane::<E>(plane, [h, w], [oh, ow], &window, idx)
-            });
-        });
-        let idx = indices.contiguous_slice::<i64>().expect("row-major");
-        // Pair each input plane with its index plane, then gather.
-        let pairs: Vec<(&[E], &[i64])> = input
-            .chunks((h * w).max(1))
-            .zip(idx.chunks((oh * ow).max(1)))
-            .collect();
-        let values = FlexTensor::build::<E>(out_shape.clone(), dtype, |out| {
-            for_each_plane(&pairs, 1, out, oh * ow, |pair, out| {
-                let (plane, idx) = pair[0];
-                for (o, &i) in out.iter_mut().zip(idx) {
-                    *o = plane[i as usize];
-                }
-            });
-        });
-        (values, indices)
-    })
-}
-
 /// The argmax of each window of one plane.
 fn argmax_plane<E: FloatElem>(
     plane: &[E],
     [h, w]: [usize; 2],
     [oh, ow]: [usize; 2],
-    window: &Window,
+    window: &PoolWindow,
     out: &mut [i64],
 ) {
     for i in 0..oh {
@@ -149,160 +94,7 @@ fn argmax_plane<E: FloatElem>(
     }
 }
 
-/// The gradient of max pooling: `grad[o]` added at `indices[o]` of its plane.
-pub fn max_pool2d_backward(x_shape: &Shape, grad: FlexTensor, indices: FlexTensor) -> FlexTensor {
-    let op = "max_pool2d_with_indices_backward";
-    let [_, _, h, w] = dims4(op, x_shape);
-    let g_shape = grad.shape_ref().clone();
-    if *indices.shape_ref() != g_shape {
-        panic!(
-            "{op}: indices {} and output gradient {g_shape} must have the same shape",
-            indices.shape_ref()
-        );
-    }
-    let [gn, gc, oh, ow] = dims4(op, &g_shape);
-    if gn != x_shape.dims[0] || gc != x_shape.dims[1] {
-        panic!("{op}: output gradient {g_shape} does not match the input {x_shape}");
-    }
-    let idx: Vec<i64> = with_int!(op, indices.dtype(), |I| {
-        indices
-            .to_vec::<I>()
-            .into_iter()
-            .map(cast_elem::<I, i64>)
-            .collect()
-    });
-    let dtype = grad.dtype();
-    with_float!(op, dtype, |E| {
-        let grad = grad.to_contiguous();
-        let g = grad.contiguous_slice::<E>().expect("row-major");
-        let plane_out = oh * ow;
-        // Pair each gradient plane with its index plane.
-        let pairs: Vec<(&[E], &[i64])> = g
-            .chunks(plane_out.max(1))
-            .zip(idx.chunks(plane_out.max(1)))
-            .collect();
-        FlexTensor::build::<E>(x_shape.clone(), dtype, |out| {
-            for_each_plane(&pairs, 1, out, h * w, |pair, out| {
-                let (g, idx) = pair[0];
-                let mut acc = vec![<<E as FloatElem>::C as Zero>::zero(); h * w];
-                for (&gv, &i) in g.iter().zip(idx) {
-                    let i = usize::try_from(i)
-                        .ok()
-                        .filter(|&i| i < h * w)
-                        .unwrap_or_else(|| panic!("{op}: index {i} is outside a plane of {h}x{w}"));
-                    acc[i] += gv.up();
-                }
-                for (o, a) in out.iter_mut().zip(acc) {
-                    *o = E::down(a);
-                }
-            });
-        })
-    })
-}
-
 // ---------------------------------------------------------------- avg pool
-
-/// Average pooling; the divisor follows PyTorch: the window clipped to the
-/// padded input when `count_include_pad`, else its real elements.
-pub fn avg_pool2d(
-    x: FlexTensor,
-    window: Window,
-    count_include_pad: bool,
-    ceil_mode: bool,
-) -> FlexTensor {
-    let op = "avg_pool2d";
-    let shape = x.shape_ref().clone();
-    let out_shape = pool2d_output_shape(
-        op,
-        &shape,
-        window.kernel,
-        window.stride,
-        window.padding,
-        window.dilation,
-        ceil_mode,
-    );
-    let [_, _, h, w] = dims4(op, &shape);
-    let [_, _, oh, ow] = dims4(op, &out_shape);
-    let dtype = x.dtype();
-    let rows = avg_ranges(0, h, oh, &window, count_include_pad);
-    let cols = avg_ranges(1, w, ow, &window, count_include_pad);
-    with_float!(op, dtype, |E| {
-        let x = x.to_contiguous();
-        let input = x.contiguous_slice::<E>().expect("row-major");
-        FlexTensor::build::<E>(out_shape, dtype, |out| {
-            for_each_plane(input, h * w, out, oh * ow, |plane, out| {
-                for (i, r) in rows.iter().enumerate() {
-                    for (j, c) in cols.iter().enumerate() {
-                        let mut sum = <<E as FloatElem>::C as Zero>::zero();
-                        for hi in r.start..r.end {
-                            for wi in c.start..c.end {
-                                sum += plane[hi * w + wi].up();
-                            }
-                        }
-                        let div = <<E as FloatElem>::C as NumCast>::from(r.count * c.count)
-                            .expect("window size");
-                        out[i * ow + j] = E::down(sum / div);
-                    }
-                }
-            });
-        })
-    })
-}
-
-/// The gradient of average pooling: `grad[o] / divisor` spread over window `o`.
-pub fn avg_pool2d_backward(
-    x_shape: &Shape,
-    grad: FlexTensor,
-    window: Window,
-    count_include_pad: bool,
-    ceil_mode: bool,
-) -> FlexTensor {
-    let op = "avg_pool2d_backward";
-    let out_shape = pool2d_output_shape(
-        op,
-        x_shape,
-        window.kernel,
-        window.stride,
-        window.padding,
-        window.dilation,
-        ceil_mode,
-    );
-    if *grad.shape_ref() != out_shape {
-        panic!(
-            "{op}: output gradient {} does not match the pooled shape {out_shape}",
-            grad.shape_ref()
-        );
-    }
-    let [_, _, h, w] = dims4(op, x_shape);
-    let [_, _, oh, ow] = dims4(op, &out_shape);
-    let rows = avg_ranges(0, h, oh, &window, count_include_pad);
-    let cols = avg_ranges(1, w, ow, &window, count_include_pad);
-    let dtype = grad.dtype();
-    with_float!(op, dtype, |E| {
-        let grad = grad.to_contiguous();
-        let g = grad.contiguous_slice::<E>().expect("row-major");
-        FlexTensor::build::<E>(x_shape.clone(), dtype, |out| {
-            for_each_plane(g, oh * ow, out, h * w, |g, out| {
-                let mut acc = vec![<<E as FloatElem>::C as Zero>::zero(); h * w];
-                for (i, r) in rows.iter().enumerate() {
-                    for (j, c) in cols.iter().enumerate() {
-                        let div = <<E as FloatElem>::C as NumCast>::from(r.count * c.count)
-                            .expect("window size");
-                        let share = g[i * ow + j].up() / div;
-                        for hi in r.start..r.end {
-                            for wi in c.start..c.end {
-                                acc[hi * w + wi] += share;
-                            }
-                        }
-                    }
-                }
-                for (o, a) in out.iter_mut().zip(acc) {
-                    *o = E::down(a);
-                }
-            });
-        })
-    })
-}
 
 /// The real input range of a window along one axis, and the count its
 /// average divides by.
@@ -317,7 +109,7 @@ fn avg_ranges(
     axis: usize,
     len: usize,
     out: usize,
-    w: &Window,
+    w: &PoolWindow,
     count_include_pad: bool,
 ) -> Vec<AvgRange> {
     let (k, s, p) = (w.kernel[axis], w.stride[axis], w.padding[axis]);
@@ -348,76 +140,282 @@ fn adaptive_ranges(len: usize, out: usize) -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// Adaptive average pooling to `output_size`.
-pub fn adaptive_avg_pool2d(x: FlexTensor, output_size: [usize; 2]) -> FlexTensor {
-    let op = "adaptive_avg_pool2d";
-    let shape = x.shape_ref().clone();
-    burn_backend::nonempty_spatial(op, &shape, output_size);
-    let [n, c, h, w] = dims4(op, &shape);
-    let [oh, ow] = output_size;
-    let rows = adaptive_ranges(h, oh);
-    let cols = adaptive_ranges(w, ow);
-    let dtype = x.dtype();
-    with_float!(op, dtype, |E| {
-        let x = x.to_contiguous();
-        let input = x.contiguous_slice::<E>().expect("row-major");
-        FlexTensor::build::<E>(Shape::new([n, c, oh, ow]), dtype, |out| {
-            for_each_plane(input, h * w, out, oh * ow, |plane, out| {
-                for (i, &(h0, h1)) in rows.iter().enumerate() {
-                    for (j, &(w0, w1)) in cols.iter().enumerate() {
-                        let mut sum = <<E as FloatElem>::C as Zero>::zero();
-                        for hi in h0..h1 {
-                            for wi in w0..w1 {
-                                sum += plane[hi * w + wi].up();
-                            }
-                        }
-                        let div = <<E as FloatElem>::C as NumCast>::from((h1 - h0) * (w1 - w0))
-                            .expect("window size");
-                        out[i * ow + j] = E::down(sum / div);
-                    }
-                }
-            });
-        })
-    })
-}
+// ------------------------------------------------------------- PoolKernels
 
-/// The gradient of adaptive average pooling with respect to an input of `x_shape`.
-pub fn adaptive_avg_pool2d_backward(x_shape: &Shape, grad: FlexTensor) -> FlexTensor {
-    let op = "adaptive_avg_pool2d_backward";
-    let [n, c, h, w] = dims4(op, x_shape);
-    let [gn, gc, oh, ow] = dims4(op, grad.shape_ref());
-    if gn != n || gc != c {
-        panic!(
-            "{op}: output gradient {} does not match the input {x_shape}",
-            grad.shape_ref()
+impl PoolKernels for Flex {
+    /// Max pooling with the plane index (`h * width + w`) of each maximum, as an
+    /// int64 tensor. Padding never wins; a NaN does (PyTorch's rule).
+    fn max_pool2d_with_indices(
+        x: FlexTensor,
+        window: PoolWindow,
+        ceil_mode: bool,
+    ) -> (FlexTensor, FlexTensor) {
+        let op = "max_pool2d_with_indices";
+        let shape = x.shape_ref().clone();
+        let out_shape = pool2d_output_shape(
+            op,
+            &shape,
+            window.kernel,
+            window.stride,
+            window.padding,
+            window.dilation,
+            ceil_mode,
         );
+        let [_, _, h, w] = dims4(op, &shape);
+        let [_, _, oh, ow] = dims4(op, &out_shape);
+        let dtype = x.dtype();
+        with_float!(op, dtype, |E| {
+            let x = x.to_contiguous();
+            let input = x.contiguous_slice::<E>().expect("row-major");
+            let indices = FlexTensor::build::<i64>(out_shape.clone(), DType::I64, |idx| {
+                for_each_plane(input, h * w, idx, oh * ow, |plane, idx| {
+                    argmax_plane::<E>(plane, [h, w], [oh, ow], &window, idx)
+                });
+            });
+            let idx = indices.contiguous_slice::<i64>().expect("row-major");
+            // Pair each input plane with its index plane, then gather.
+            let pairs: Vec<(&[E], &[i64])> = input
+                .chunks((h * w).max(1))
+                .zip(idx.chunks((oh * ow).max(1)))
+                .collect();
+            let values = FlexTensor::build::<E>(out_shape.clone(), dtype, |out| {
+                for_each_plane(&pairs, 1, out, oh * ow, |pair, out| {
+                    let (plane, idx) = pair[0];
+                    for (o, &i) in out.iter_mut().zip(idx) {
+                        *o = plane[i as usize];
+                    }
+                });
+            });
+            (values, indices)
+        })
     }
-    burn_backend::nonempty_spatial(op, x_shape, [oh, ow]);
-    let rows = adaptive_ranges(h, oh);
-    let cols = adaptive_ranges(w, ow);
-    let dtype = grad.dtype();
-    with_float!(op, dtype, |E| {
-        let grad = grad.to_contiguous();
-        let g = grad.contiguous_slice::<E>().expect("row-major");
-        FlexTensor::build::<E>(x_shape.clone(), dtype, |out| {
-            for_each_plane(g, oh * ow, out, h * w, |g, out| {
-                let mut acc = vec![<<E as FloatElem>::C as Zero>::zero(); h * w];
-                for (i, &(h0, h1)) in rows.iter().enumerate() {
-                    for (j, &(w0, w1)) in cols.iter().enumerate() {
-                        let div = <<E as FloatElem>::C as NumCast>::from((h1 - h0) * (w1 - w0))
-                            .expect("window size");
-                        let share = g[i * ow + j].up() / div;
-                        for hi in h0..h1 {
-                            for wi in w0..w1 {
-                                acc[hi * w + wi] += share;
+
+    /// The gradient of max pooling: `grad[o]` added at `indices[o]` of its plane.
+    fn max_pool2d_backward(x_shape: &Shape, grad: FlexTensor, indices: FlexTensor) -> FlexTensor {
+        let op = "max_pool2d_with_indices_backward";
+        let [_, _, h, w] = dims4(op, x_shape);
+        let g_shape = grad.shape_ref().clone();
+        if *indices.shape_ref() != g_shape {
+            panic!(
+                "{op}: indices {} and output gradient {g_shape} must have the same shape",
+                indices.shape_ref()
+            );
+        }
+        let [gn, gc, oh, ow] = dims4(op, &g_shape);
+        if gn != x_shape.dims[0] || gc != x_shape.dims[1] {
+            panic!("{op}: output gradient {g_shape} does not match the input {x_shape}");
+        }
+        let idx: Vec<i64> = with_int!(op, indices.dtype(), |I| {
+            indices
+                .to_vec::<I>()
+                .into_iter()
+                .map(cast_elem::<I, i64>)
+                .collect()
+        });
+        let dtype = grad.dtype();
+        with_float!(op, dtype, |E| {
+            let grad = grad.to_contiguous();
+            let g = grad.contiguous_slice::<E>().expect("row-major");
+            let plane_out = oh * ow;
+            // Pair each gradient plane with its index plane.
+            let pairs: Vec<(&[E], &[i64])> = g
+                .chunks(plane_out.max(1))
+                .zip(idx.chunks(plane_out.max(1)))
+                .collect();
+            FlexTensor::build::<E>(x_shape.clone(), dtype, |out| {
+                for_each_plane(&pairs, 1, out, h * w, |pair, out| {
+                    let (g, idx) = pair[0];
+                    let mut acc = vec![<<E as FloatElem>::C as Zero>::zero(); h * w];
+                    for (&gv, &i) in g.iter().zip(idx) {
+                        let i = usize::try_from(i)
+                            .ok()
+                            .filter(|&i| i < h * w)
+                            .unwrap_or_else(|| {
+                                panic!("{op}: index {i} is outside a plane of {h}x{w}")
+                            });
+                        acc[i] += gv.up();
+                    }
+                    for (o, a) in out.iter_mut().zip(acc) {
+                        *o = E::down(a);
+                    }
+                });
+            })
+        })
+    }
+
+    /// Average pooling; the divisor follows PyTorch: the window clipped to the
+    /// padded input when `count_include_pad`, else its real elements.
+    fn avg_pool2d(
+        x: FlexTensor,
+        window: PoolWindow,
+        count_include_pad: bool,
+        ceil_mode: bool,
+    ) -> FlexTensor {
+        let op = "avg_pool2d";
+        let shape = x.shape_ref().clone();
+        let out_shape = pool2d_output_shape(
+            op,
+            &shape,
+            window.kernel,
+            window.stride,
+            window.padding,
+            window.dilation,
+            ceil_mode,
+        );
+        let [_, _, h, w] = dims4(op, &shape);
+        let [_, _, oh, ow] = dims4(op, &out_shape);
+        let dtype = x.dtype();
+        let rows = avg_ranges(0, h, oh, &window, count_include_pad);
+        let cols = avg_ranges(1, w, ow, &window, count_include_pad);
+        with_float!(op, dtype, |E| {
+            let x = x.to_contiguous();
+            let input = x.contiguous_slice::<E>().expect("row-major");
+            FlexTensor::build::<E>(out_shape, dtype, |out| {
+                for_each_plane(input, h * w, out, oh * ow, |plane, out| {
+                    for (i, r) in rows.iter().enumerate() {
+                        for (j, c) in cols.iter().enumerate() {
+                            let mut sum = <<E as FloatElem>::C as Zero>::zero();
+                            for hi in r.start..r.end {
+                                for wi in c.start..c.end {
+                                    sum += plane[hi * w + wi].up();
+                                }
+                            }
+                            let div = <<E as FloatElem>::C as NumCast>::from(r.count * c.count)
+                                .expect("window size");
+                            out[i * ow + j] = E::down(sum / div);
+                        }
+                    }
+                });
+            })
+        })
+    }
+
+    /// The gradient of average pooling: `grad[o] / divisor` spread over window `o`.
+    fn avg_pool2d_backward(
+        x_shape: &Shape,
+        grad: FlexTensor,
+        window: PoolWindow,
+        count_include_pad: bool,
+        ceil_mode: bool,
+    ) -> FlexTensor {
+        let op = "avg_pool2d_backward";
+        let out_shape = pool2d_output_shape(
+            op,
+            x_shape,
+            window.kernel,
+            window.stride,
+            window.padding,
+            window.dilation,
+            ceil_mode,
+        );
+        if *grad.shape_ref() != out_shape {
+            panic!(
+                "{op}: output gradient {} does not match the pooled shape {out_shape}",
+                grad.shape_ref()
+            );
+        }
+        let [_, _, h, w] = dims4(op, x_shape);
+        let [_, _, oh, ow] = dims4(op, &out_shape);
+        let rows = avg_ranges(0, h, oh, &window, count_include_pad);
+        let cols = avg_ranges(1, w, ow, &window, count_include_pad);
+        let dtype = grad.dtype();
+        with_float!(op, dtype, |E| {
+            let grad = grad.to_contiguous();
+            let g = grad.contiguous_slice::<E>().expect("row-major");
+            FlexTensor::build::<E>(x_shape.clone(), dtype, |out| {
+                for_each_plane(g, oh * ow, out, h * w, |g, out| {
+                    let mut acc = vec![<<E as FloatElem>::C as Zero>::zero(); h * w];
+                    for (i, r) in rows.iter().enumerate() {
+                        for (j, c) in cols.iter().enumerate() {
+                            let div = <<E as FloatElem>::C as NumCast>::from(r.count * c.count)
+                                .expect("window size");
+                            let share = g[i * ow + j].up() / div;
+                            for hi in r.start..r.end {
+                                for wi in c.start..c.end {
+                                    acc[hi * w + wi] += share;
+                                }
                             }
                         }
                     }
-                }
-                for (o, a) in out.iter_mut().zip(acc) {
-                    *o = E::down(a);
-                }
-            });
+                    for (o, a) in out.iter_mut().zip(acc) {
+                        *o = E::down(a);
+                    }
+                });
+            })
         })
-    })
+    }
+
+    /// Adaptive average pooling to `output_size`.
+    fn adaptive_avg_pool2d(x: FlexTensor, output_size: [usize; 2]) -> FlexTensor {
+        let op = "adaptive_avg_pool2d";
+        let shape = x.shape_ref().clone();
+        burn_backend::nonempty_spatial(op, &shape, output_size);
+        let [n, c, h, w] = dims4(op, &shape);
+        let [oh, ow] = output_size;
+        let rows = adaptive_ranges(h, oh);
+        let cols = adaptive_ranges(w, ow);
+        let dtype = x.dtype();
+        with_float!(op, dtype, |E| {
+            let x = x.to_contiguous();
+            let input = x.contiguous_slice::<E>().expect("row-major");
+            FlexTensor::build::<E>(Shape::new([n, c, oh, ow]), dtype, |out| {
+                for_each_plane(input, h * w, out, oh * ow, |plane, out| {
+                    for (i, &(h0, h1)) in rows.iter().enumerate() {
+                        for (j, &(w0, w1)) in cols.iter().enumerate() {
+                            let mut sum = <<E as FloatElem>::C as Zero>::zero();
+                            for hi in h0..h1 {
+                                for wi in w0..w1 {
+                                    sum += plane[hi * w + wi].up();
+                                }
+                            }
+                            let div = <<E as FloatElem>::C as NumCast>::from((h1 - h0) * (w1 - w0))
+                                .expect("window size");
+                            out[i * ow + j] = E::down(sum / div);
+                        }
+                    }
+                });
+            })
+        })
+    }
+
+    /// The gradient of adaptive average pooling with respect to an input of `x_shape`.
+    fn adaptive_avg_pool2d_backward(x_shape: &Shape, grad: FlexTensor) -> FlexTensor {
+        let op = "adaptive_avg_pool2d_backward";
+        let [n, c, h, w] = dims4(op, x_shape);
+        let [gn, gc, oh, ow] = dims4(op, grad.shape_ref());
+        if gn != n || gc != c {
+            panic!(
+                "{op}: output gradient {} does not match the input {x_shape}",
+                grad.shape_ref()
+            );
+        }
+        burn_backend::nonempty_spatial(op, x_shape, [oh, ow]);
+        let rows = adaptive_ranges(h, oh);
+        let cols = adaptive_ranges(w, ow);
+        let dtype = grad.dtype();
+        with_float!(op, dtype, |E| {
+            let grad = grad.to_contiguous();
+            let g = grad.contiguous_slice::<E>().expect("row-major");
+            FlexTensor::build::<E>(x_shape.clone(), dtype, |out| {
+                for_each_plane(g, oh * ow, out, h * w, |g, out| {
+                    let mut acc = vec![<<E as FloatElem>::C as Zero>::zero(); h * w];
+                    for (i, &(h0, h1)) in rows.iter().enumerate() {
+                        for (j, &(w0, w1)) in cols.iter().enumerate() {
+                            let div = <<E as FloatElem>::C as NumCast>::from((h1 - h0) * (w1 - w0))
+                                .expect("window size");
+                            let share = g[i * ow + j].up() / div;
+                            for hi in h0..h1 {
+                                for wi in w0..w1 {
+                                    acc[hi * w + wi] += share;
+                                }
+                            }
+                        }
+                    }
+                    for (o, a) in out.iter_mut().zip(acc) {
+                        *o = E::down(a);
+                    }
+                });
+            })
+        })
+    }
 }

@@ -20,31 +20,15 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::any::TypeId;
 
-use burn_backend::check;
+use burn_backend::kernels::ReduceKernels;
+use burn_backend::{ArgReduceOp, CumOp, ReduceOp, check};
 use burn_std::{DType, Shape};
 use bytemuck::Pod;
 use half::{bf16, f16};
 
-use crate::FlexTensor;
 use crate::engine::{PARALLEL_THRESHOLD, VECTORIZE_MIN, vectorized, vectorized_len};
 use crate::layout::{Layout, contiguous_strides, simplify_many};
-
-/// Reductions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReduceOp {
-    Sum,
-    Prod,
-    Max,
-    Min,
-}
-/// Running (cumulative) ops.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CumOp {
-    Sum,
-    Prod,
-    Max,
-    Min,
-}
+use crate::{Flex, FlexTensor};
 
 // ------------------------------------------------------------------ elements
 
@@ -719,37 +703,6 @@ fn fold_lines<E: Num, O: Fold>(storage: &[E], lines: &Lines, out: &mut [E::A]) {
 
 // ---------------------------------------------------------------- reductions
 
-fn reduce_name(op: ReduceOp, dim: bool) -> &'static str {
-    match (op, dim) {
-        (ReduceOp::Sum, false) => "sum",
-        (ReduceOp::Prod, false) => "prod",
-        (ReduceOp::Max, false) => "max",
-        (ReduceOp::Min, false) => "min",
-        (ReduceOp::Sum, true) => "sum_dim",
-        (ReduceOp::Prod, true) => "prod_dim",
-        (ReduceOp::Max, true) => "max_dim",
-        (ReduceOp::Min, true) => "min_dim",
-    }
-}
-
-/// Reduces every element to a tensor of shape `[1]`.
-pub fn reduce_all(tensor: FlexTensor, op: ReduceOp) -> FlexTensor {
-    let name = reduce_name(op, false);
-    let dtype = tensor.dtype_of();
-    if matches!(op, ReduceOp::Max | ReduceOp::Min) && tensor.layout().num_elements() == 0 {
-        panic!(
-            "{name}: cannot reduce an empty tensor of shape {}",
-            tensor.shape_ref()
-        );
-    }
-    crate::with_numeric!(name, dtype, |E| match op {
-        ReduceOp::Sum => all_typed::<E, SumOp>(&tensor, dtype),
-        ReduceOp::Prod => all_typed::<E, ProdOp>(&tensor, dtype),
-        ReduceOp::Max => all_typed::<E, MaxOp>(&tensor, dtype),
-        ReduceOp::Min => all_typed::<E, MinOp>(&tensor, dtype),
-    })
-}
-
 fn all_typed<E: Num, O: Fold>(tensor: &FlexTensor, dtype: DType) -> FlexTensor {
     let acc = fold_all::<E, O>(tensor);
     FlexTensor::from_vec(vec![E::store(acc)], Shape::from([1]), dtype)
@@ -809,23 +762,6 @@ fn fold_all<E: Num, O: Fold>(tensor: &FlexTensor) -> E::A {
     fold_slice::<E::A, O>(&partials)
 }
 
-/// Reduces along `dim`, keeping it with size 1.
-pub fn reduce_dim(tensor: FlexTensor, dim: usize, op: ReduceOp) -> FlexTensor {
-    let name = reduce_name(op, true);
-    let shape = tensor.shape_ref().clone();
-    check::dim(name, dim, &shape);
-    if matches!(op, ReduceOp::Max | ReduceOp::Min) && shape.dims[dim] == 0 {
-        panic!("{name}: cannot reduce dim {dim} of size 0 of a tensor of shape {shape}");
-    }
-    let dtype = tensor.dtype_of();
-    crate::with_numeric!(name, dtype, |E| match op {
-        ReduceOp::Sum => dim_typed::<E, SumOp>(&tensor, dim, dtype),
-        ReduceOp::Prod => dim_typed::<E, ProdOp>(&tensor, dim, dtype),
-        ReduceOp::Max => dim_typed::<E, MaxOp>(&tensor, dim, dtype),
-        ReduceOp::Min => dim_typed::<E, MinOp>(&tensor, dim, dtype),
-    })
-}
-
 fn dim_typed<E: Num, O: Fold>(tensor: &FlexTensor, dim: usize, dtype: DType) -> FlexTensor {
     let mut out_shape = tensor.shape_ref().clone();
     out_shape.dims[dim] = 1;
@@ -848,23 +784,6 @@ fn dim_typed<E: Num, O: Fold>(tensor: &FlexTensor, dim: usize, dtype: DType) -> 
 }
 
 // ------------------------------------------------------------------- argmax
-
-/// Index (I64) of the max (`max = true`) or min along `dim`, first on ties.
-/// NaN counts as the extreme either way: the first NaN wins, as in PyTorch.
-pub fn arg_reduce(tensor: FlexTensor, dim: usize, max: bool) -> FlexTensor {
-    let name = if max { "argmax" } else { "argmin" };
-    let shape = tensor.shape_ref().clone();
-    check::dim(name, dim, &shape);
-    if shape.dims[dim] == 0 {
-        panic!("{name}: cannot reduce dim {dim} of size 0 of a tensor of shape {shape}");
-    }
-    let dtype = tensor.dtype_of();
-    crate::with_numeric!(name, dtype, |E| if max {
-        arg_typed::<E, true>(&tensor, dim)
-    } else {
-        arg_typed::<E, false>(&tensor, dim)
-    })
-}
 
 /// Whether `v` replaces `best` (neither NaN).
 #[inline(always)]
@@ -1000,26 +919,6 @@ fn arg_typed<E: Num, const MAX: bool>(tensor: &FlexTensor, dim: usize) -> FlexTe
 }
 
 // ---------------------------------------------------------------- cumulative
-
-/// Running op along `dim`. Float sums and products run in the accumulator
-/// type (f32 for f16/bf16) and round once per output element; int ops wrap;
-/// a NaN makes every later running max/min NaN.
-pub fn cumulative(tensor: FlexTensor, dim: usize, op: CumOp) -> FlexTensor {
-    let name = match op {
-        CumOp::Sum => "cumsum",
-        CumOp::Prod => "cumprod",
-        CumOp::Max => "cummax",
-        CumOp::Min => "cummin",
-    };
-    check::dim(name, dim, tensor.shape_ref());
-    let dtype = tensor.dtype_of();
-    crate::with_numeric!(name, dtype, |E| match op {
-        CumOp::Sum => cum_typed::<E, SumOp>(tensor, dim),
-        CumOp::Prod => cum_typed::<E, ProdOp>(tensor, dim),
-        CumOp::Max => cum_typed::<E, MaxOp>(tensor, dim),
-        CumOp::Min => cum_typed::<E, MinOp>(tensor, dim),
-    })
-}
 
 fn cum_typed<E: Num, O: Fold>(mut tensor: FlexTensor, dim: usize) -> FlexTensor {
     let dims = tensor.shape_ref().dims.clone();
@@ -1158,5 +1057,75 @@ trait DtypeOf {
 impl DtypeOf for FlexTensor {
     fn dtype_of(&self) -> DType {
         burn_backend::TensorMetadata::dtype(self)
+    }
+}
+
+// ----------------------------------------------------------- ReduceKernels
+
+impl ReduceKernels for Flex {
+    /// Reduces every element to a tensor of shape `[1]`.
+    fn reduce_all(op: ReduceOp, tensor: FlexTensor) -> FlexTensor {
+        let name = op.name();
+        let dtype = tensor.dtype_of();
+        if op.of_empty().is_none() && tensor.layout().num_elements() == 0 {
+            panic!(
+                "{name}: cannot reduce an empty tensor of shape {}",
+                tensor.shape_ref()
+            );
+        }
+        crate::with_numeric!(name, dtype, |E| match op {
+            ReduceOp::Sum => all_typed::<E, SumOp>(&tensor, dtype),
+            ReduceOp::Prod => all_typed::<E, ProdOp>(&tensor, dtype),
+            ReduceOp::Max => all_typed::<E, MaxOp>(&tensor, dtype),
+            ReduceOp::Min => all_typed::<E, MinOp>(&tensor, dtype),
+        })
+    }
+
+    /// Reduces along `dim`, keeping it with size 1.
+    fn reduce_dim(op: ReduceOp, tensor: FlexTensor, dim: usize) -> FlexTensor {
+        let name = op.dim_name();
+        let shape = tensor.shape_ref().clone();
+        check::dim(name, dim, &shape);
+        if op.of_empty().is_none() && shape.dims[dim] == 0 {
+            panic!("{name}: cannot reduce dim {dim} of size 0 of a tensor of shape {shape}");
+        }
+        let dtype = tensor.dtype_of();
+        crate::with_numeric!(name, dtype, |E| match op {
+            ReduceOp::Sum => dim_typed::<E, SumOp>(&tensor, dim, dtype),
+            ReduceOp::Prod => dim_typed::<E, ProdOp>(&tensor, dim, dtype),
+            ReduceOp::Max => dim_typed::<E, MaxOp>(&tensor, dim, dtype),
+            ReduceOp::Min => dim_typed::<E, MinOp>(&tensor, dim, dtype),
+        })
+    }
+
+    /// Index (I64) of the max or min along `dim`, first on ties. NaN counts as
+    /// the extreme either way: the first NaN wins, as in PyTorch.
+    fn arg_reduce(op: ArgReduceOp, tensor: FlexTensor, dim: usize) -> FlexTensor {
+        let name = op.name();
+        let shape = tensor.shape_ref().clone();
+        check::dim(name, dim, &shape);
+        if shape.dims[dim] == 0 {
+            panic!("{name}: cannot reduce dim {dim} of size 0 of a tensor of shape {shape}");
+        }
+        let dtype = tensor.dtype_of();
+        crate::with_numeric!(name, dtype, |E| match op {
+            ArgReduceOp::ArgMax => arg_typed::<E, true>(&tensor, dim),
+            ArgReduceOp::ArgMin => arg_typed::<E, false>(&tensor, dim),
+        })
+    }
+
+    /// Running op along `dim`. Float sums and products run in the accumulator
+    /// type (f32 for f16/bf16) and round once per output element; int ops wrap;
+    /// a NaN makes every later running max/min NaN.
+    fn cumulative(op: CumOp, tensor: FlexTensor, dim: usize) -> FlexTensor {
+        let name = op.name();
+        check::dim(name, dim, tensor.shape_ref());
+        let dtype = tensor.dtype_of();
+        crate::with_numeric!(name, dtype, |E| match op {
+            CumOp::Sum => cum_typed::<E, SumOp>(tensor, dim),
+            CumOp::Prod => cum_typed::<E, ProdOp>(tensor, dim),
+            CumOp::Max => cum_typed::<E, MaxOp>(tensor, dim),
+            CumOp::Min => cum_typed::<E, MinOp>(tensor, dim),
+        })
     }
 }

@@ -13,177 +13,13 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
+use burn_backend::kernels::ShapeKernels;
 use burn_backend::{TensorMetadata, check};
 use burn_std::{Shape, Slice};
 use bytemuck::Pod;
 
-use crate::FlexTensor;
 use crate::layout::{Layout, contiguous_strides, for_each_row, simplify_many};
-
-/// New shape, a view when the layout is contiguous.
-pub fn reshape(tensor: FlexTensor, shape: Shape) -> FlexTensor {
-    check::reshape("reshape", tensor.shape_ref(), &shape);
-    if let Some(layout) = tensor.layout().reshape(&shape) {
-        return tensor.with_layout(layout);
-    }
-    let contiguous = contiguous_copy(&tensor);
-    let layout = Layout::contiguous(shape);
-    contiguous.with_layout(layout)
-}
-
-/// Reorders dims (view).
-pub fn permute(tensor: FlexTensor, axes: &[usize]) -> FlexTensor {
-    check::permute("permute", tensor.shape_ref(), axes);
-    let layout = tensor.layout().permute(axes);
-    tensor.with_layout(layout)
-}
-
-/// Reverses axes (view).
-pub fn flip(tensor: FlexTensor, axes: &[usize]) -> FlexTensor {
-    let shape = tensor.shape_ref();
-    let rank = shape.num_dims();
-    let mut seen = vec![false; rank];
-    for &a in axes {
-        if a >= rank {
-            panic!("flip: axis {a} is out of range for a tensor of shape {shape} (rank {rank})");
-        }
-        if core::mem::replace(&mut seen[a], true) {
-            panic!("flip: axis {a} appears twice in {axes:?}");
-        }
-    }
-    let layout = tensor.layout().flip(axes);
-    tensor.with_layout(layout)
-}
-
-/// Broadcasts to `shape` (view).
-pub fn expand(tensor: FlexTensor, shape: Shape) -> FlexTensor {
-    check::expand("expand", tensor.shape_ref(), &shape);
-    let layout = tensor.layout().expand(&shape);
-    tensor.with_layout(layout)
-}
-
-/// Sub-tensor with steps (view).
-pub fn slice(tensor: FlexTensor, slices: &[Slice]) -> FlexTensor {
-    let ranges = check::slices("slice", tensor.shape_ref(), slices);
-    let layout = tensor.layout().slice(&ranges);
-    tensor.with_layout(layout)
-}
-
-/// Writes `value` into the sliced region.
-///
-/// The region is written in place when `tensor` owns its buffer alone and is
-/// row-major from the start; otherwise `tensor` is copied first.
-pub fn slice_assign(tensor: FlexTensor, slices: &[Slice], value: FlexTensor) -> FlexTensor {
-    let op = "slice_assign";
-    let ranges = check::slices(op, tensor.shape_ref(), slices);
-    let region = check::sliced_shape(&ranges);
-    if value.shape_ref() != &region {
-        panic!(
-            "{op}: value of shape {} does not match the region {region} selected from a tensor of shape {}",
-            value.shape_ref(),
-            tensor.shape_ref()
-        );
-    }
-    check::same_dtype(op, tensor.dtype(), value.dtype());
-    let dtype = tensor.dtype();
-    let shape = tensor.shape_ref().clone();
-    // Where the region lies in a row-major buffer of `shape`.
-    let target = Layout::contiguous(shape.clone()).slice(&ranges);
-    crate::with_size!(dtype, |E| {
-        let write = |out: &mut [E]| {
-            copy_strided::<E>(
-                &region.dims,
-                out,
-                target.strides(),
-                target.offset(),
-                value.storage::<E>(),
-                value.layout().strides(),
-                value.layout().offset(),
-            );
-        };
-        let mut tensor = tensor;
-        if let Some(out) = tensor.unique_contiguous_mut::<E>() {
-            write(out);
-            return tensor;
-        }
-        let mut out = contiguous_copy(&tensor);
-        let slice = out
-            .unique_contiguous_mut::<E>()
-            .expect("a fresh copy is uniquely owned and contiguous");
-        write(slice);
-        out
-    })
-}
-
-/// Concatenates along `dim`.
-pub fn cat(tensors: Vec<FlexTensor>, dim: usize) -> FlexTensor {
-    let op = "cat";
-    let shapes: Vec<Shape> = tensors.iter().map(|t| t.shape_ref().clone()).collect();
-    let shape = check::cat(op, &shapes, dim);
-    let dtype = tensors[0].dtype();
-    for t in &tensors[1..] {
-        check::same_dtype(op, dtype, t.dtype());
-    }
-    if tensors.len() == 1 {
-        return tensors.into_iter().next().unwrap();
-    }
-    let out_strides = contiguous_strides(&shape.dims);
-    let inner: usize = shape.dims[dim + 1..].iter().product();
-    let outer: usize = shape.dims[..dim].iter().product();
-    let out_row = shape.dims[dim] * inner;
-    crate::with_size!(dtype, |E| {
-        FlexTensor::build::<E>(shape.clone(), dtype, |out| {
-            let mut start = 0usize;
-            for t in &tensors {
-                let block = t.shape_ref().dims[dim] * inner;
-                if block == 0 || outer == 0 {
-                    continue;
-                }
-                if let Some(src) = t.contiguous_slice::<E>() {
-                    // Each outer index holds one run of `block` elements.
-                    for (o, run) in src.chunks_exact(block).enumerate() {
-                        let at = o * out_row + start;
-                        out[at..at + block].copy_from_slice(run);
-                    }
-                } else {
-                    copy_strided::<E>(
-                        &t.shape_ref().dims,
-                        out,
-                        &out_strides,
-                        start,
-                        t.storage::<E>(),
-                        t.layout().strides(),
-                        t.layout().offset(),
-                    );
-                }
-                start += block;
-            }
-        })
-    })
-}
-
-/// Repeats along `dim`: `[a, b]` repeated twice along dim 0 is `[2a, b]`,
-/// the whole tensor tiled (like `torch.Tensor.repeat`).
-pub fn repeat_dim(tensor: FlexTensor, dim: usize, times: usize) -> FlexTensor {
-    check::dim("repeat_dim", dim, tensor.shape_ref());
-    if times == 1 {
-        return tensor;
-    }
-    let layout = tensor.layout();
-    let dims = &tensor.shape_ref().dims;
-    // View the input as [..before, times, dim.., ..after] with a zero stride
-    // on the new axis, then copy that view row-major: the copy *is* the
-    // output, laid out as [..before, times * dims[dim], ..after].
-    let mut view_dims = dims.clone();
-    view_dims.insert(dim, times);
-    let mut view_strides = layout.strides().to_vec();
-    view_strides.insert(dim, 0);
-    let view = Layout::new(Shape::from(view_dims), view_strides, layout.offset());
-    let copied = contiguous_copy(&tensor.with_layout(view));
-    let mut out_dims = dims.clone();
-    out_dims[dim] *= times;
-    copied.with_layout(Layout::contiguous(Shape::from(out_dims)))
-}
+use crate::{Flex, FlexTensor};
 
 // ------------------------------------------------------------------ walkers
 
@@ -444,5 +280,176 @@ fn walk_segments<O, const N: usize>(
             }
             index[d] = 0;
         }
+    }
+}
+
+// ------------------------------------------------------------ ShapeKernels
+
+impl ShapeKernels for Flex {
+    /// New shape, a view when the layout is contiguous.
+    fn reshape(tensor: FlexTensor, shape: Shape) -> FlexTensor {
+        check::reshape("reshape", tensor.shape_ref(), &shape);
+        if let Some(layout) = tensor.layout().reshape(&shape) {
+            return tensor.with_layout(layout);
+        }
+        let contiguous = contiguous_copy(&tensor);
+        let layout = Layout::contiguous(shape);
+        contiguous.with_layout(layout)
+    }
+
+    /// Reorders dims (view).
+    fn permute(tensor: FlexTensor, axes: &[usize]) -> FlexTensor {
+        check::permute("permute", tensor.shape_ref(), axes);
+        let layout = tensor.layout().permute(axes);
+        tensor.with_layout(layout)
+    }
+
+    /// Reverses axes (view).
+    fn flip(tensor: FlexTensor, axes: &[usize]) -> FlexTensor {
+        let shape = tensor.shape_ref();
+        let rank = shape.num_dims();
+        let mut seen = vec![false; rank];
+        for &a in axes {
+            if a >= rank {
+                panic!(
+                    "flip: axis {a} is out of range for a tensor of shape {shape} (rank {rank})"
+                );
+            }
+            if core::mem::replace(&mut seen[a], true) {
+                panic!("flip: axis {a} appears twice in {axes:?}");
+            }
+        }
+        let layout = tensor.layout().flip(axes);
+        tensor.with_layout(layout)
+    }
+
+    /// Broadcasts to `shape` (view).
+    fn expand(tensor: FlexTensor, shape: Shape) -> FlexTensor {
+        check::expand("expand", tensor.shape_ref(), &shape);
+        let layout = tensor.layout().expand(&shape);
+        tensor.with_layout(layout)
+    }
+
+    /// Sub-tensor with steps (view).
+    fn slice(tensor: FlexTensor, slices: &[Slice]) -> FlexTensor {
+        let ranges = check::slices("slice", tensor.shape_ref(), slices);
+        let layout = tensor.layout().slice(&ranges);
+        tensor.with_layout(layout)
+    }
+
+    /// Writes `value` into the sliced region.
+    ///
+    /// The region is written in place when `tensor` owns its buffer alone and is
+    /// row-major from the start; otherwise `tensor` is copied first.
+    fn slice_assign(tensor: FlexTensor, slices: &[Slice], value: FlexTensor) -> FlexTensor {
+        let op = "slice_assign";
+        let ranges = check::slices(op, tensor.shape_ref(), slices);
+        let region = check::sliced_shape(&ranges);
+        if value.shape_ref() != &region {
+            panic!(
+                "{op}: value of shape {} does not match the region {region} selected from a tensor of shape {}",
+                value.shape_ref(),
+                tensor.shape_ref()
+            );
+        }
+        check::same_dtype(op, tensor.dtype(), value.dtype());
+        let dtype = tensor.dtype();
+        let shape = tensor.shape_ref().clone();
+        // Where the region lies in a row-major buffer of `shape`.
+        let target = Layout::contiguous(shape.clone()).slice(&ranges);
+        crate::with_size!(dtype, |E| {
+            let write = |out: &mut [E]| {
+                copy_strided::<E>(
+                    &region.dims,
+                    out,
+                    target.strides(),
+                    target.offset(),
+                    value.storage::<E>(),
+                    value.layout().strides(),
+                    value.layout().offset(),
+                );
+            };
+            let mut tensor = tensor;
+            if let Some(out) = tensor.unique_contiguous_mut::<E>() {
+                write(out);
+                return tensor;
+            }
+            let mut out = contiguous_copy(&tensor);
+            let slice = out
+                .unique_contiguous_mut::<E>()
+                .expect("a fresh copy is uniquely owned and contiguous");
+            write(slice);
+            out
+        })
+    }
+
+    /// Concatenates along `dim`.
+    fn cat(tensors: Vec<FlexTensor>, dim: usize) -> FlexTensor {
+        let op = "cat";
+        let shapes: Vec<Shape> = tensors.iter().map(|t| t.shape_ref().clone()).collect();
+        let shape = check::cat(op, &shapes, dim);
+        let dtype = tensors[0].dtype();
+        for t in &tensors[1..] {
+            check::same_dtype(op, dtype, t.dtype());
+        }
+        if tensors.len() == 1 {
+            return tensors.into_iter().next().unwrap();
+        }
+        let out_strides = contiguous_strides(&shape.dims);
+        let inner: usize = shape.dims[dim + 1..].iter().product();
+        let outer: usize = shape.dims[..dim].iter().product();
+        let out_row = shape.dims[dim] * inner;
+        crate::with_size!(dtype, |E| {
+            FlexTensor::build::<E>(shape.clone(), dtype, |out| {
+                let mut start = 0usize;
+                for t in &tensors {
+                    let block = t.shape_ref().dims[dim] * inner;
+                    if block == 0 || outer == 0 {
+                        continue;
+                    }
+                    if let Some(src) = t.contiguous_slice::<E>() {
+                        // Each outer index holds one run of `block` elements.
+                        for (o, run) in src.chunks_exact(block).enumerate() {
+                            let at = o * out_row + start;
+                            out[at..at + block].copy_from_slice(run);
+                        }
+                    } else {
+                        copy_strided::<E>(
+                            &t.shape_ref().dims,
+                            out,
+                            &out_strides,
+                            start,
+                            t.storage::<E>(),
+                            t.layout().strides(),
+                            t.layout().offset(),
+                        );
+                    }
+                    start += block;
+                }
+            })
+        })
+    }
+
+    /// Repeats along `dim`: `[a, b]` repeated twice along dim 0 is `[2a, b]`,
+    /// the whole tensor tiled (like `torch.Tensor.repeat`).
+    fn repeat_dim(tensor: FlexTensor, dim: usize, times: usize) -> FlexTensor {
+        check::dim("repeat_dim", dim, tensor.shape_ref());
+        if times == 1 {
+            return tensor;
+        }
+        let layout = tensor.layout();
+        let dims = &tensor.shape_ref().dims;
+        // View the input as [..before, times, dim.., ..after] with a zero stride
+        // on the new axis, then copy that view row-major: the copy *is* the
+        // output, laid out as [..before, times * dims[dim], ..after].
+        let mut view_dims = dims.clone();
+        view_dims.insert(dim, times);
+        let mut view_strides = layout.strides().to_vec();
+        view_strides.insert(dim, 0);
+        let view = Layout::new(Shape::from(view_dims), view_strides, layout.offset());
+        let copied = contiguous_copy(&tensor.with_layout(view));
+        let mut out_dims = dims.clone();
+        out_dims[dim] *= times;
+        copied.with_layout(Layout::contiguous(Shape::from(out_dims)))
     }
 }

@@ -11,14 +11,15 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
+use burn_backend::kernels::SortKernels;
 use burn_backend::{TensorMetadata, check};
 use burn_std::{DType, Shape};
 use bytemuck::Pod;
 use half::{bf16, f16};
 
-use crate::FlexTensor;
 use crate::engine::PARALLEL_THRESHOLD;
 use crate::ops::reduce::Lines;
+use crate::{Flex, FlexTensor};
 
 /// An element that can be sorted through an order-preserving integer key.
 trait SortKey: Pod + Send + Sync {
@@ -101,30 +102,6 @@ key_impl!(f32, u64, 32, |x| float_key(
 ));
 key_impl!(f64, u128, 64, |x| float_key(x.to_bits(), 64, x.is_nan())
     as u128);
-
-/// Stable sort along `dim`; returns values and I64 source indices.
-///
-/// Floats sort NaN above everything (last ascending, first descending) and
-/// equal elements keep their order in both directions, as with PyTorch's
-/// `sort(stable=True)`. Any numeric dtype and bool.
-pub fn sort_with_indices(
-    tensor: FlexTensor,
-    dim: usize,
-    descending: bool,
-) -> (FlexTensor, FlexTensor) {
-    let op = "sort";
-    check::dim(op, dim, &tensor.shape());
-    let len = tensor.shape_ref().dims[dim];
-    assert!(
-        len <= u32::MAX as usize,
-        "{op}: dim {dim} of shape {} is longer than 2^32 - 1 elements",
-        tensor.shape_ref()
-    );
-    match tensor.dtype() {
-        DType::Bool(_) => sort_typed::<u8>(&tensor, dim, descending),
-        dtype => crate::with_numeric!(op, dtype, |E| sort_typed::<E>(&tensor, dim, descending)),
-    }
-}
 
 /// Elements handled per parallel task (whole lines).
 const GRAIN: usize = 1 << 14;
@@ -339,6 +316,34 @@ fn transpose_blocks<T: Pod + Send + Sync>(
     for (o, blk) in out.chunks_mut(block).enumerate() {
         for (k, dst) in blk.chunks_mut(TILE * rows).enumerate() {
             band(o * per_block + k, dst);
+        }
+    }
+}
+
+// ------------------------------------------------------------- SortKernels
+
+impl SortKernels for Flex {
+    /// Stable sort along `dim`; returns values and I64 source indices.
+    ///
+    /// Floats sort NaN above everything (last ascending, first descending) and
+    /// equal elements keep their order in both directions, as with PyTorch's
+    /// `sort(stable=True)`. Any numeric dtype and bool.
+    fn sort_with_indices(
+        tensor: FlexTensor,
+        dim: usize,
+        descending: bool,
+    ) -> (FlexTensor, FlexTensor) {
+        let op = "sort";
+        check::dim(op, dim, &tensor.shape());
+        let len = tensor.shape_ref().dims[dim];
+        assert!(
+            len <= u32::MAX as usize,
+            "{op}: dim {dim} of shape {} is longer than 2^32 - 1 elements",
+            tensor.shape_ref()
+        );
+        match tensor.dtype() {
+            DType::Bool(_) => sort_typed::<u8>(&tensor, dim, descending),
+            dtype => crate::with_numeric!(op, dtype, |E| sort_typed::<E>(&tensor, dim, descending)),
         }
     }
 }

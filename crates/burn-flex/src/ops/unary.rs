@@ -4,52 +4,15 @@
 //! contiguous or strided path. Float closures are written over the compute
 //! type (f32 for f16/bf16) and kept branch-free where the op allows, so the
 //! contiguous loops vectorize.
-use burn_backend::TensorMetadata;
+use burn_backend::kernels::UnaryKernels;
+use burn_backend::{FloatUnaryOp, IntUnaryOp, TensorMetadata};
 use num_traits::Float;
 
-use crate::FlexTensor;
 use crate::engine::map;
 use crate::ops::elem::{FloatElem, IntElem, Real};
 use crate::tensor::BOOL;
+use crate::{Flex, FlexTensor};
 use crate::{with_float, with_int};
-
-/// Unary float functions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FloatUnary {
-    Neg,
-    Recip,
-    Abs,
-    Exp,
-    Log,
-    Log1p,
-    Sqrt,
-    Sin,
-    Cos,
-    Tan,
-    Sinh,
-    Cosh,
-    Tanh,
-    Asin,
-    Acos,
-    Atan,
-    Asinh,
-    Acosh,
-    Atanh,
-    Erf,
-    Round,
-    Floor,
-    Ceil,
-    Trunc,
-    Sign,
-}
-/// Unary integer functions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum IntUnary {
-    Neg,
-    Abs,
-    Sign,
-    BitNot,
-}
 
 /// Maps `f` over a float tensor in its compute type.
 #[inline]
@@ -61,8 +24,8 @@ fn map_float<E: FloatElem>(
     map::<E, E>(tensor, dtype, move |x| E::down(f(x.up())))
 }
 
-fn float_unary_typed<E: FloatElem>(tensor: FlexTensor, op: FloatUnary) -> FlexTensor {
-    use FloatUnary as U;
+fn float_unary_typed<E: FloatElem>(tensor: FlexTensor, op: FloatUnaryOp) -> FlexTensor {
+    use FloatUnaryOp as U;
     let t = tensor;
     match op {
         U::Neg => map_float::<E>(t, |x| -x),
@@ -93,73 +56,38 @@ fn float_unary_typed<E: FloatElem>(tensor: FlexTensor, op: FloatUnary) -> FlexTe
     }
 }
 
-/// Applies a float function element-wise (f16/bf16 computed in f32).
-pub fn float_unary(tensor: FlexTensor, op: FloatUnary) -> FlexTensor {
-    let dtype = tensor.dtype();
-    with_float!(float_op_name(op), dtype, |E| float_unary_typed::<E>(
-        tensor, op
-    ))
-}
-
-fn int_unary_typed<E: IntElem>(tensor: FlexTensor, op: IntUnary) -> FlexTensor {
+fn int_unary_typed<E: IntElem>(tensor: FlexTensor, op: IntUnaryOp) -> FlexTensor {
     let dtype = tensor.dtype();
     match op {
-        IntUnary::Neg => map::<E, E>(tensor, dtype, E::w_neg),
-        IntUnary::Abs => map::<E, E>(tensor, dtype, E::w_abs),
-        IntUnary::Sign => map::<E, E>(tensor, dtype, E::sign),
-        IntUnary::BitNot => map::<E, E>(tensor, dtype, E::not),
+        IntUnaryOp::Neg => map::<E, E>(tensor, dtype, E::w_neg),
+        IntUnaryOp::Abs => map::<E, E>(tensor, dtype, E::w_abs),
+        IntUnaryOp::Sign => map::<E, E>(tensor, dtype, E::sign),
+        IntUnaryOp::BitNot => map::<E, E>(tensor, dtype, E::not),
     }
 }
 
-/// Applies an integer function element-wise (wrapping).
-pub fn int_unary(tensor: FlexTensor, op: IntUnary) -> FlexTensor {
-    let dtype = tensor.dtype();
-    let name = match op {
-        IntUnary::Neg => "int_neg",
-        IntUnary::Abs => "int_abs",
-        IntUnary::Sign => "int_sign",
-        IntUnary::BitNot => "bitwise_not",
-    };
-    with_int!(name, dtype, |E| int_unary_typed::<E>(tensor, op))
-}
+// ------------------------------------------------------------ UnaryKernels
 
-/// Logical not of a bool tensor.
-pub fn bool_not(tensor: FlexTensor) -> FlexTensor {
-    let dtype = tensor.dtype();
-    assert!(
-        dtype.is_bool(),
-        "bool_not: expected a bool dtype, got {dtype}"
-    );
-    map::<u8, u8>(tensor, BOOL, |x| (x == 0) as u8)
-}
+impl UnaryKernels for Flex {
+    /// Applies a float function element-wise (f16/bf16 computed in f32).
+    fn float_unary(op: FloatUnaryOp, tensor: FlexTensor) -> FlexTensor {
+        let dtype = tensor.dtype();
+        with_float!(op.name(), dtype, |E| float_unary_typed::<E>(tensor, op))
+    }
 
-fn float_op_name(op: FloatUnary) -> &'static str {
-    use FloatUnary as U;
-    match op {
-        U::Neg => "float_neg",
-        U::Recip => "float_recip",
-        U::Abs => "float_abs",
-        U::Exp => "float_exp",
-        U::Log => "float_log",
-        U::Log1p => "float_log1p",
-        U::Sqrt => "float_sqrt",
-        U::Sin => "float_sin",
-        U::Cos => "float_cos",
-        U::Tan => "float_tan",
-        U::Sinh => "float_sinh",
-        U::Cosh => "float_cosh",
-        U::Tanh => "float_tanh",
-        U::Asin => "float_asin",
-        U::Acos => "float_acos",
-        U::Atan => "float_atan",
-        U::Asinh => "float_asinh",
-        U::Acosh => "float_acosh",
-        U::Atanh => "float_atanh",
-        U::Erf => "float_erf",
-        U::Round => "float_round",
-        U::Floor => "float_floor",
-        U::Ceil => "float_ceil",
-        U::Trunc => "float_trunc",
-        U::Sign => "float_sign",
+    /// Applies an integer function element-wise (wrapping).
+    fn int_unary(op: IntUnaryOp, tensor: FlexTensor) -> FlexTensor {
+        let dtype = tensor.dtype();
+        with_int!(op.name(), dtype, |E| int_unary_typed::<E>(tensor, op))
+    }
+
+    /// Logical not of a bool tensor.
+    fn logical_not(tensor: FlexTensor) -> FlexTensor {
+        let dtype = tensor.dtype();
+        assert!(
+            dtype.is_bool(),
+            "bool_not: expected a bool dtype, got {dtype}"
+        );
+        map::<u8, u8>(tensor, BOOL, |x| (x == 0) as u8)
     }
 }

@@ -28,14 +28,15 @@ mod small;
 
 use alloc::vec::Vec;
 
+use burn_backend::kernels::MatmulKernels;
 use burn_backend::{TensorMetadata, check};
 use burn_std::{DType, Shape};
 use half::slice::HalfFloatSliceExt;
 use half::{bf16, f16};
 
-use crate::FlexTensor;
 use crate::engine::{CHUNK, for_each_chunk_mut};
 use crate::layout::Layout;
+use crate::{Flex, FlexTensor};
 pub(crate) use gemm::{Out, PackedA};
 pub(crate) use kernel::GemmFloat;
 
@@ -294,34 +295,6 @@ pub(crate) fn gemm_strided<T: GemmFloat + Load<T>>(
     }
 }
 
-/// Batched, broadcast matmul over the last two dims, for float and int dtypes.
-pub fn matmul(lhs: FlexTensor, rhs: FlexTensor) -> FlexTensor {
-    let (dl, dr) = (lhs.dtype(), rhs.dtype());
-    if dl != dr {
-        panic!(
-            "matmul: lhs dtype {dl} and rhs dtype {dr} differ (shapes {} and {})",
-            lhs.shape_ref(),
-            rhs.shape_ref()
-        );
-    }
-    let shape = check::matmul("matmul", lhs.shape_ref(), rhs.shape_ref());
-    match dl {
-        DType::F32 => float::<f32>(&lhs, &rhs, shape, dl),
-        DType::F64 => float::<f64>(&lhs, &rhs, shape, dl),
-        DType::F16 => half::<f16>(&lhs, &rhs, shape, dl),
-        DType::BF16 => half::<bf16>(&lhs, &rhs, shape, dl),
-        DType::Bool(_) => panic!("matmul: expected a numeric dtype, got {dl}"),
-        _ => crate::with_int!("matmul", dl, |E| {
-            let plan = Plan::new(lhs.layout(), rhs.layout(), &shape);
-            FlexTensor::build::<E>(shape, dl, |out| {
-                plan.run(lhs.storage::<E>(), rhs.storage::<E>(), out, |a, b, c, t| {
-                    int::int_gemm(a, b, plan.m, plan.n, plan.k, c, t)
-                })
-            })
-        }),
-    }
-}
-
 fn float<T: GemmFloat + Load<T>>(
     lhs: &FlexTensor,
     rhs: &FlexTensor,
@@ -372,4 +345,36 @@ where
             c.convert_from_f32_slice(&acc[i * CHUNK..i * CHUNK + c.len()])
         })
     })
+}
+
+// ----------------------------------------------------------- MatmulKernels
+
+impl MatmulKernels for Flex {
+    /// Batched, broadcast matmul over the last two dims, for float and int dtypes.
+    fn matmul(lhs: FlexTensor, rhs: FlexTensor) -> FlexTensor {
+        let (dl, dr) = (lhs.dtype(), rhs.dtype());
+        if dl != dr {
+            panic!(
+                "matmul: lhs dtype {dl} and rhs dtype {dr} differ (shapes {} and {})",
+                lhs.shape_ref(),
+                rhs.shape_ref()
+            );
+        }
+        let shape = check::matmul("matmul", lhs.shape_ref(), rhs.shape_ref());
+        match dl {
+            DType::F32 => float::<f32>(&lhs, &rhs, shape, dl),
+            DType::F64 => float::<f64>(&lhs, &rhs, shape, dl),
+            DType::F16 => half::<f16>(&lhs, &rhs, shape, dl),
+            DType::BF16 => half::<bf16>(&lhs, &rhs, shape, dl),
+            DType::Bool(_) => panic!("matmul: expected a numeric dtype, got {dl}"),
+            _ => crate::with_int!("matmul", dl, |E| {
+                let plan = Plan::new(lhs.layout(), rhs.layout(), &shape);
+                FlexTensor::build::<E>(shape, dl, |out| {
+                    plan.run(lhs.storage::<E>(), rhs.storage::<E>(), out, |a, b, c, t| {
+                        int::int_gemm(a, b, plan.m, plan.n, plan.k, c, t)
+                    })
+                })
+            }),
+        }
+    }
 }

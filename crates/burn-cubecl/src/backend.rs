@@ -1,17 +1,17 @@
-//! `Cube` as a `Backend`: each trait method maps onto a launcher of
-//! `crate::ops`, shared by every tensor kind (one primitive, run-time dtype).
-
-mod bool;
-mod float;
-mod int;
-mod module;
+//! `Cube` as a `Backend`. The ops traits come from burn-backend's kernel
+//! adapters over the kernel traits that `crate::ops` implements, one per
+//! file; this file holds what is Cube's own: the primitive types, moving
+//! data between host and devices, the backend's identity and the fused
+//! softmax.
 
 use alloc::string::String;
 
+use burn_backend::kernels::{DeviceKernels, Kernels};
 use burn_backend::{ActivationOps, Backend, BackendTypes, ExecutionError, TransactionOps};
-use burn_std::DType;
+use burn_std::{DType, TensorData};
 
 use crate::client::{CubeClient, with_runtime};
+use crate::dtype::BOOL;
 use crate::{CubeDevice, CubeTensor};
 
 /// The CubeCL backend: one backend for every CubeCL runtime, the device
@@ -59,6 +59,28 @@ impl Backend for Cube {
         // 64-bit integers are optional on GPUs (WGSL has none without an
         // extension); i32 is native everywhere.
         DType::I32
+    }
+}
+
+// Empty: each kernel family is implemented in its file of `crate::ops`.
+impl Kernels for Cube {}
+
+// Each tensor carries its device; moving to another reads back and uploads.
+impl DeviceKernels for Cube {
+    type Tensor = CubeTensor;
+    const BOOL: DType = BOOL;
+
+    fn from_data(data: TensorData, device: &CubeDevice) -> CubeTensor {
+        CubeTensor::from_data(data, device)
+    }
+    fn into_data(tensor: CubeTensor) -> Result<TensorData, ExecutionError> {
+        tensor.into_data()
+    }
+    fn device(tensor: &CubeTensor) -> CubeDevice {
+        tensor.device.clone()
+    }
+    fn to_device(tensor: CubeTensor, device: &CubeDevice) -> CubeTensor {
+        crate::ops::creation::to_device(tensor, device)
     }
 }
 

@@ -1,17 +1,18 @@
-//! `Flex` as a `Backend`: each trait method is one line mapping onto a
-//! kernel of `crate::ops`, so the kernels are shared by every tensor kind.
-
-mod bool;
-mod float;
-mod int;
-mod module;
+//! `Flex` as a `Backend`. The ops traits come from burn-backend's kernel
+//! adapters over the kernel traits that `crate::ops` implements, one per
+//! file; this file holds what is Flex's own: the device, the primitive
+//! types, the backend's identity and the fused softmax.
 
 use alloc::string::String;
 
-use burn_backend::{ActivationOps, Backend, BackendTypes, DeviceId, DeviceOps, TransactionOps};
-use burn_std::DType;
+use burn_backend::kernels::{DeviceKernels, Kernels};
+use burn_backend::{
+    ActivationOps, Backend, BackendTypes, DeviceId, DeviceOps, ExecutionError, TransactionOps,
+};
+use burn_std::{DType, TensorData};
 
 use crate::FlexTensor;
+use crate::tensor::BOOL;
 
 /// The pure-Rust CPU backend.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -47,6 +48,28 @@ impl Backend for Flex {
     fn supports_dtype(_device: &FlexDevice, _dtype: DType) -> bool {
         // Every dtype of the contract: f16/bf16 compute in f32 and round once.
         true
+    }
+}
+
+// Empty: each kernel family is implemented in its file of `crate::ops`.
+impl Kernels for Flex {}
+
+// One device, the host: data needs no transfer and tensors no device field.
+impl DeviceKernels for Flex {
+    type Tensor = FlexTensor;
+    const BOOL: DType = BOOL;
+
+    fn from_data(data: TensorData, _device: &FlexDevice) -> FlexTensor {
+        FlexTensor::from_data(data)
+    }
+    fn into_data(tensor: FlexTensor) -> Result<TensorData, ExecutionError> {
+        Ok(tensor.into_data())
+    }
+    fn device(_tensor: &FlexTensor) -> FlexDevice {
+        FlexDevice
+    }
+    fn to_device(tensor: FlexTensor, _device: &FlexDevice) -> FlexTensor {
+        tensor
     }
 }
 
