@@ -51,10 +51,12 @@ pub(crate) const CATALOG: &[Entry] = &[
         feature: "cube",
         backend: "burn_cubecl::Cube",
     },
+    // Flex, or Fusion<Flex> with burn-dispatch's `fusion` feature (the
+    // alias is chosen there).
     Entry {
         variant: "Flex",
         feature: "flex",
-        backend: "burn_flex::Flex",
+        backend: "crate::backends::Flex",
     },
     Entry {
         variant: "NdArray",

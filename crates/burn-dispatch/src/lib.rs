@@ -60,6 +60,17 @@ pub mod cube {
     pub use burn_cubecl::{allow_tf32, set_allow_tf32};
 }
 
+/// The backend types of catalog entries that depend on features.
+pub mod backends {
+    /// Flex under the Fusion decorator (`fusion` feature): operations
+    /// queue until a read and element-wise chains run in one pass.
+    #[cfg(all(feature = "flex", feature = "fusion"))]
+    pub type Flex = burn_fusion::Fusion<burn_flex::Flex>;
+    /// Flex, running each operation when it is called.
+    #[cfg(all(feature = "flex", not(feature = "fusion")))]
+    pub type Flex = burn_flex::Flex;
+}
+
 /// The device types of the enabled backends, for code that builds a
 /// `DispatchDevice` by hand.
 pub mod devices {

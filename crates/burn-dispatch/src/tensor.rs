@@ -102,7 +102,7 @@ pub enum DispatchTensor {
     Cube(BackendTensor<burn_cubecl::Cube>),
     /// Held by the Flex CPU backend.
     #[cfg(feature = "flex")]
-    Flex(BackendTensor<burn_flex::Flex>),
+    Flex(BackendTensor<crate::backends::Flex>),
     /// Held by the router over an in-process executor (an id there).
     #[cfg(feature = "router")]
     Router(BackendTensor<crate::router::RouterBackend>),

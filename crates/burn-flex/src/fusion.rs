@@ -105,10 +105,12 @@ impl<'a, E: FloatElem> Reader<'a, E> {
         let last = rank - 1;
         let mut written = 0;
         while written < out.len() {
-            let mut at = self.offset as isize;
-            for d in 0..rank {
-                at += index[d] as isize * self.strides[d];
-            }
+            let at = self.offset as isize
+                + index
+                    .iter()
+                    .zip(self.strides.iter())
+                    .map(|(&i, &s)| i as isize * s)
+                    .sum::<isize>();
             let run = (dims[last] - index[last]).min(out.len() - written);
             let step = self.strides[last];
             for (k, o) in out[written..written + run].iter_mut().enumerate() {

@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use burn_backend::{ActivationOps, Backend, FloatTensor, FloatTensorOps, Scalar, TensorData};
+use burn_backend::{Backend, FloatTensor, Scalar, TensorData};
 use burn_flex::{Flex, FlexDevice};
 use burn_fusion::Fusion;
 use burn_std::DType;
@@ -45,17 +45,20 @@ fn median_ms<B: Backend<Device = FlexDevice>>(
     times[times.len() / 2]
 }
 
+/// A workload's name, run unfused and fused.
+type Workload = (
+    &'static str,
+    fn(FloatTensor<Flex>) -> FloatTensor<Flex>,
+    fn(FloatTensor<Fusion<Flex>>) -> FloatTensor<Fusion<Flex>>,
+);
+
 fn main() {
     let all: Vec<String> = std::env::args().skip(1).collect();
     let filter = all.iter().find(|a| a.parse::<usize>().is_err()).cloned();
     let args: Vec<usize> = all.iter().filter_map(|a| a.parse().ok()).collect();
     let n = args.first().copied().unwrap_or(4096);
     let rounds = args.get(1).copied().unwrap_or(15);
-    let workloads: [(
-        &str,
-        fn(FloatTensor<Flex>) -> FloatTensor<Flex>,
-        fn(FloatTensor<Fusion<Flex>>) -> FloatTensor<Fusion<Flex>>,
-    ); 3] = [
+    let workloads: [Workload; 3] = [
         (
             "one pass (x * 2)",
             one_pass::<Flex>,

@@ -8,7 +8,7 @@
 //!     match lhs {
 //!         #[cfg(feature = "flex")]
 //!         crate::DispatchTensor::Flex(__key) => {
-//!             type B = burn_flex::Flex;
+//!             type B = crate::backends::Flex;
 //!             let __device = __key.device();
 //!             let lhs = __key.float();
 //!             let rhs = crate::routing::operand::<B>("float_add", &__device, rhs).float();

@@ -39,7 +39,7 @@ mod tests {
         });
         assert!(out.contains("matchlhs{"), "{out}");
         assert!(out.contains("#[cfg(feature=\"flex\")]crate::DispatchTensor::Flex(__key)"));
-        assert!(out.contains("typeB=burn_flex::Flex;"));
+        assert!(out.contains("typeB=crate::backends::Flex;"));
         assert!(out.contains("crate::routing::operand::<B>(\"float_add\",&__device,rhs).float()"));
         assert!(out.contains("<BasFloatTensorOps<B>>::float_add(lhs,rhs)"));
         assert!(!out.contains("compile_error"));
