@@ -252,7 +252,7 @@ pub mod lr_scheduler {
 /// Gradient clipping.
 #[cfg(feature = "optim")]
 pub mod grad_clipping {
-    pub use burn_optim::GradientClipping;
+    pub use burn_optim::grad_clipping::*;
 }
 
 /// Training: `Learner` and its builder, metrics, checkpoints, renderers
