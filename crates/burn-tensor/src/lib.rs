@@ -55,7 +55,10 @@ pub use burn_dispatch::cube::{allow_tf32, set_allow_tf32};
 /// (`wgpu` feature).
 #[cfg(feature = "wgpu")]
 pub use burn_dispatch::devices::WgpuDevice;
-pub use device::{Device, DeviceConfig, DeviceError, DeviceSettings};
+pub use device::{
+    Device, DeviceConfig, DeviceError, DeviceFilter, DeviceIndex, DeviceKind, DeviceSettings,
+    DeviceType, Devices,
+};
 pub use tensor::slice::{AsIndex, BroadcastArgs, IntoSlice, ReshapeArgs, SliceArg};
 pub use tensor::{
     Bool, Float, Int, Numeric, Tensor, TensorCreationOptions, TensorKind, activation, module,
@@ -64,6 +67,6 @@ pub use tensor::{
 pub use tensor::{Checkpointing, Gradients};
 
 pub use burn_std::{
-    BoolStore, DType, Distribution, Element, ElementConversion, Scalar, Shape, Slice, TensorData,
-    Tolerance, bf16, f16,
+    BoolStore, Bytes, DType, Distribution, Element, ElementConversion, Scalar, Shape, Slice,
+    TensorData, Tolerance, bf16, f16, flex32,
 };

@@ -155,6 +155,25 @@ pub mod tensor {
     pub use burn_tensor::*;
 }
 
+/// `burn::Tensor`, as `burn::tensor::Tensor`.
+pub use burn_tensor::Tensor;
+
+/// Serde, re-exported so that user code can derive its traits through
+/// `burn::serde` (as `#[derive(Config)]` needs them) without its own
+/// dependency.
+pub use serde;
+
+/// The run-time configuration read from `burn.toml` (see
+/// [`BurnConfig`]): parsed and handed out, but no subsystem of this
+/// workspace acts on it yet (no fusion or remote backend, no autodiff
+/// logging).
+#[cfg(feature = "std")]
+pub use burn_std::config::{BurnConfig, config as runtime_config};
+
+/// `burn::empty!(MyType)`: `Module` for a constant type (see the macro).
+#[cfg(feature = "std")]
+pub use burn_core::empty;
+
 /// The backend contract (`Backend` and the ops traits).
 pub mod backend {
     pub use burn_backend::*;
@@ -233,7 +252,7 @@ pub mod lr_scheduler {
 /// Gradient clipping.
 #[cfg(feature = "optim")]
 pub mod grad_clipping {
-    pub use burn_optim::GradientClipping;
+    pub use burn_optim::grad_clipping::*;
 }
 
 /// Training: `Learner` and its builder, metrics, checkpoints, renderers
@@ -243,14 +262,18 @@ pub mod train {
     pub use burn_train::*;
 }
 
-/// The types most programs use.
+/// The types most programs use, and (as in Burn) the [`nn`] module.
 pub mod prelude {
     pub use burn_tensor::{
-        Bool, DType, Device, DeviceConfig, Distribution, ElementConversion, Float, Int, Shape,
-        Tensor, TensorData, Tolerance, s,
+        Bool, DType, Device, DeviceConfig, DeviceIndex, DeviceKind, Distribution,
+        ElementConversion, Float, Int, Shape, SliceArg, Tensor, TensorData, Tolerance, s,
     };
 
     /// The traits and their derives.
     #[cfg(feature = "std")]
     pub use burn_core::{config::Config, module::Module};
+
+    /// `nn::Linear`, `nn::conv::Conv2d`, … with only the prelude imported.
+    #[cfg(feature = "std")]
+    pub use crate::nn;
 }

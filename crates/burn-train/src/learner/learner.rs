@@ -49,6 +49,9 @@ pub enum LearnerError {
         #[source]
         source: OptimError,
     },
+    /// The dataset failed to produce an item of a batch.
+    #[error("dataset: {0}")]
+    Dataset(#[from] burn_core::data::dataset::DatasetError),
     /// A metric log could not be written.
     #[error("metric log under `{directory}`: {source}")]
     Log {
@@ -381,6 +384,7 @@ where
             let mut iteration = 0;
             let mut items = 0;
             while let Some(item) = iterator.next() {
+                let item = item?;
                 iteration += 1;
                 let progress = progress_of(iterator.progress());
                 items = progress.items_processed;
@@ -436,6 +440,7 @@ where
             let mut iterator = valid.iter();
             let mut iteration = 0;
             while let Some(item) = iterator.next() {
+                let item = item?;
                 iteration += 1;
                 let progress = progress_of(iterator.progress());
                 let output = ValidStep::step(&snapshot, item);
