@@ -402,9 +402,41 @@ fn a_custom_strategy_trains_through_supervised_training() {
     assert_eq!(seen.valid, 0);
 }
 
-/// Outputs of one's own are `ItemLazy` and adapt to the metrics they feed.
+/// An output of one's own: lazy, and adapted to the loss metric.
+struct LossOnly {
+    loss: Tensor<1>,
+}
+
+impl ItemLazy for LossOnly {
+    fn sync(self) -> Result<Self, burn::tensor::ExecutionError> {
+        Ok(Self {
+            loss: self.loss.without_autodiff(),
+        })
+    }
+}
+
+impl Adaptor<LossInput> for LossOnly {
+    fn adapt(&self) -> LossInput {
+        LossInput::new(self.loss.clone())
+    }
+}
+
+/// Outputs are `ItemLazy` and adapt to the metrics they feed.
 #[test]
 fn outputs_are_lazy_items_that_adapt_to_metric_inputs() {
+    let own = LossOnly {
+        loss: Tensor::from_data([0.25], &Device::flex().autodiff()),
+    };
+    let input: LossInput = own.sync().unwrap().adapt();
+    let mut metric = LossMetric::new();
+    let meta = MetricMetadata {
+        progress: Progress::new(1, 1),
+        iteration: Some(1),
+        lr: Some(1e-3),
+    };
+    metric.update(&input, &meta).unwrap();
+    assert_eq!(metric.value().map(|v| v.current()), Some(0.25));
+
     let device = Device::flex().autodiff();
     let output = Tensor::<2>::from_data([[1.0], [3.0]], &device).require_grad();
     let targets = Tensor::<2>::from_data([[1.0], [2.0]], &device);
@@ -442,7 +474,11 @@ fn system_metrics_measure_the_machine() {
     cpu.update(&(), &meta).unwrap();
     let mut cuda = CudaMetric::new();
     let entry = cuda.update(&(), &meta).unwrap();
-    if !cuda.is_available() {
+    // Shown with `--nocapture`: the GPUs' line, or N/A.
+    println!("{}: {}", cuda.name(), entry.formatted);
+    if cuda.is_available() {
+        assert!(entry.formatted.contains("GPU #0"), "{entry:?}");
+    } else {
         assert!(entry.is_not_available(), "{entry:?}");
     }
 }

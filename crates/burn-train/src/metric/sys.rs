@@ -276,12 +276,14 @@ impl CudaMetric {
         self.nvml.is_some()
     }
 
-    /// One line per device, or `None` if a reading failed.
+    /// One part per device, or `None` without a device or if a reading
+    /// failed.
     fn read(nvml: &nvml_wrapper::Nvml) -> Option<(String, String)> {
         const GIB: f64 = (1u64 << 30) as f64;
         let mut formatted = String::new();
         let mut serialized = String::new();
-        for index in 0..nvml.device_count().ok()? {
+        let count = nvml.device_count().ok().filter(|&count| count > 0)?;
+        for index in 0..count {
             let device = nvml.device_by_index(index).ok()?;
             let memory = device.memory_info().ok()?;
             let usage = device.utilization_rates().ok()?;
