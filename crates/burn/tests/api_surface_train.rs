@@ -492,5 +492,12 @@ fn the_dashboard_is_a_metrics_renderer() {
     let renderer: Box<dyn MetricsRenderer> =
         Box::new(TuiMetricsRendererWrapper::new(Interrupter::new(), None).persistent());
     drop(renderer);
-    let _text: Box<dyn MetricsRenderer> = Box::new(CliMetricsRenderer::new());
+}
+
+/// The text renderer is what a run uses off a terminal.
+#[test]
+fn the_text_renderer_is_a_metrics_renderer() {
+    let mut renderer: Box<dyn MetricsRenderer> = Box::new(CliMetricsRenderer::new());
+    renderer.start(1, 1, None, Some("api"));
+    renderer.end();
 }
