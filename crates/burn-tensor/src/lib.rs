@@ -42,6 +42,8 @@ pub mod device;
 pub mod tensor;
 
 pub use bridge::BridgeTensor;
+/// The error a backend reports when queued work fails or cannot be read back.
+pub use burn_backend::ExecutionError;
 /// Whether f32 matmul (and convolution) on the GPU devices may use TF32
 /// tensor cores: off by default (strict f32, as PyTorch); see
 /// `burn_cubecl::set_allow_tf32`. Named `burn::tensor::set_allow_tf32` in
@@ -61,7 +63,8 @@ pub use device::{
 };
 pub use tensor::slice::{AsIndex, BroadcastArgs, IntoSlice, ReshapeArgs, SliceArg};
 pub use tensor::{
-    Bool, Float, Int, Numeric, Tensor, TensorCreationOptions, TensorKind, activation, module,
+    Bool, Float, Int, Numeric, Tensor, TensorCreationOptions, TensorKind, TensorReadError,
+    activation, module,
 };
 #[cfg(feature = "autodiff")]
 pub use tensor::{Checkpointing, Gradients};

@@ -42,8 +42,9 @@
 //!   with it needs a network; `flex` is the CPU backend that needs nothing.
 //! - `optim` (default): optimizers, learning rate schedulers, gradient
 //!   clipping and their records (implies `autodiff`).
-//! - `train`: the training loop (`burn::train`), implies `optim`; `tui`
-//!   adds its terminal dashboard.
+//! - `train`: training and evaluation (`burn::train`), implies `optim`;
+//!   `tui` adds its terminal dashboard, `metrics` the CPU, memory and GPU
+//!   metrics.
 //! - `store`: `burn::store` gains the snapshot tooling of `burn-store`
 //!   (`ModuleSnapshot`, `BurnpackStore`, `SafetensorsStore`, filters, key
 //!   remapping, adapters).
@@ -143,8 +144,8 @@
 //!   batchers and data loaders (`data::dataloader`).
 //! - `nn` (`std`): layers (`Linear`, `Embedding`, norms, …), activation
 //!   modules, `nn::loss`, `Initializer`.
-//! - `train` (`train`): `Learner`, `LearnerBuilder`, metrics, checkpoints
-//!   and renderers (the ratatui dashboard with `tui`).
+//! - `train` (`train`): `Learner`, `SupervisedTraining`, `EvaluatorBuilder`,
+//!   metrics, checkpoints and renderers (the ratatui dashboard with `tui`).
 //! - `optim`, `lr_scheduler`, `grad_clipping` (`optim`): optimizers and
 //!   `ModuleOptimizer`, `GradientsParams`, learning rate schedulers,
 //!   `GradientClipping`, `OptimizerRecord` / `LrSchedulerRecord`.
@@ -255,8 +256,8 @@ pub mod grad_clipping {
     pub use burn_optim::grad_clipping::*;
 }
 
-/// Training: `Learner` and its builder, metrics, checkpoints, renderers
-/// (`burn-train`).
+/// Training: `Learner`, `SupervisedTraining`, evaluation, metrics,
+/// checkpoints, renderers (`burn-train`).
 #[cfg(feature = "train")]
 pub mod train {
     pub use burn_train::*;

@@ -1,4 +1,4 @@
-//! `cargo run --release -p custom-training-loop`: the loop the `Learner`
+//! `cargo run --release -p custom-training-loop`: the loop `SupervisedTraining`
 //! runs, written out by hand: for each batch, forward, loss, backward,
 //! gradients keyed by parameter, optimizer step; then validation on a
 //! `valid()` snapshot. The data is the 8×8 UCI digits shipped with

@@ -215,6 +215,11 @@ impl<const D: usize, K: TensorKind> Tensor<D, K> {
         self.clone().into_data()
     }
 
+    /// Reads a copy of the tensor back, reporting a backend failure as an error.
+    pub fn try_to_data(&self) -> Result<TensorData, burn_backend::ExecutionError> {
+        self.clone().try_into_data()
+    }
+
     /// Reads the tensor back as a row-major `Vec<E>`, converting each element
     /// to `E` (bools become 0/1, non-zero numbers `true`).
     ///
@@ -236,6 +241,27 @@ impl<const D: usize, K: TensorKind> Tensor<D, K> {
     /// If the tensor does not hold exactly one element, or the backend fails to read.
     pub fn into_scalar<E: Element>(self) -> E {
         into_scalar_impl(self.primitive).elem()
+    }
+
+    /// The single element of the tensor, converted to `E`, or why it could
+    /// not be read: the tensor does not hold exactly one element, or the
+    /// backend failed.
+    ///
+    /// ```
+    /// # #[cfg(feature = "flex")] {
+    /// use burn_tensor::{Device, Tensor, TensorReadError};
+    ///
+    /// let device = Device::flex();
+    /// assert_eq!(Tensor::<1>::from_data([2.5], &device).try_into_scalar::<f64>(), Ok(2.5));
+    /// let two = Tensor::<1>::from_data([1.0, 2.0], &device);
+    /// assert_eq!(
+    ///     two.try_into_scalar::<f32>(),
+    ///     Err(TensorReadError::InvalidShape { expected: 1, actual: 2 })
+    /// );
+    /// # }
+    /// ```
+    pub fn try_into_scalar<E: Element>(self) -> Result<E, crate::TensorReadError> {
+        try_into_scalar_impl(self.primitive).map(|scalar| scalar.elem())
     }
 
     /// Converts to `dtype`, which must be of the tensor's kind (a float tensor
@@ -803,6 +829,18 @@ fn into_scalar_impl(t: BridgeTensor) -> Scalar {
     }
     let data = ops::into_data(t).unwrap_or_else(|err| panic!("into_scalar: {err}"));
     data.scalars().next().expect("one element")
+}
+
+fn try_into_scalar_impl(t: BridgeTensor) -> Result<Scalar, crate::TensorReadError> {
+    let actual = t.shape().num_elements();
+    if actual != 1 {
+        return Err(crate::TensorReadError::InvalidShape {
+            expected: 1,
+            actual,
+        });
+    }
+    let data = ops::into_data(t)?;
+    Ok(data.scalars().next().expect("one element"))
 }
 
 #[track_caller]
