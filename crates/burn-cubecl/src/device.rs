@@ -91,3 +91,49 @@ impl CubeDevice {
         }
     }
 }
+
+impl CubeDevice {
+    /// Every device of `probe`'s runtime, as CubeCL lists them: each GPU
+    /// ordinal for CUDA and ROCm, each adapter of the graphics API for WGPU,
+    /// the host for the CPU runtime.
+    ///
+    /// CubeCL lists a runtime's devices from a running server, so this
+    /// starts `probe`'s (the first device of the runtime, typically). A
+    /// runtime whose driver cannot be loaded, or that has no device, lists
+    /// nothing instead of failing (its loader's panic message is printed).
+    pub fn enumerate(probe: &CubeDevice) -> Vec<CubeDevice> {
+        let listed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let client = crate::client::CubeClient::of(probe);
+            crate::client::with_runtime!(&client, R, c => c
+                .enumerate_all_devices()
+                .into_iter()
+                .map(|id| (id.type_id, id.index_id as usize))
+                .collect::<Vec<_>>())
+        }));
+        let Ok(ids) = listed else {
+            return Vec::new();
+        };
+        #[allow(unreachable_code, unused_variables)]
+        ids.into_iter()
+            .map(|(kind, index)| match probe {
+                #[cfg(feature = "cuda")]
+                Self::Cuda(_) => Self::Cuda(index),
+                #[cfg(feature = "rocm")]
+                Self::Rocm(_) => Self::Rocm(index),
+                #[cfg(feature = "wgpu")]
+                Self::Wgpu(_) => Self::Wgpu(match kind {
+                    0 => WgpuDevice::DiscreteGpu(index),
+                    1 => WgpuDevice::IntegratedGpu(index),
+                    2 => WgpuDevice::VirtualGpu(index),
+                    3 => WgpuDevice::Cpu,
+                    5 => WgpuDevice::Existing(index as u32),
+                    _ => WgpuDevice::DefaultDevice,
+                }),
+                #[cfg(feature = "cpu")]
+                Self::Cpu => Self::Cpu,
+                #[allow(unreachable_patterns)]
+                _ => unreachable!("CubeDevice has no variant without a runtime feature"),
+            })
+            .collect()
+    }
+}

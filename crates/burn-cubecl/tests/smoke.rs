@@ -80,3 +80,34 @@ fn smoke() {
         "{m:?}"
     );
 }
+
+/// Uniform samples stay below `high` in every float dtype the device has:
+/// the generator draws in f32, and a draw just below `high` rounds up to it
+/// in a narrower dtype (f16 turns u > 1 - 2^-12 into 1.0, so 10^5 draws on
+/// [0, 1) meet it ~24 times). Found by the shared suite's f16 executable.
+#[test]
+fn uniform_samples_stay_below_high() {
+    use burn_backend::Backend;
+    let d = dev();
+    for dtype in [DType::F32, DType::F16, DType::BF16] {
+        if !Cube::supports_dtype(&d, dtype) {
+            continue;
+        }
+        for (distribution, low, high) in [
+            (burn_std::Distribution::Default, 0.0, 1.0),
+            (burn_std::Distribution::Uniform(3.0, 4.0), 3.0, 4.0),
+        ] {
+            let r = Cube::float_random(Shape::new([100_000]), distribution, &d, dtype);
+            let data = Cube::float_into_data(r).unwrap();
+            let (min, max) = data
+                .iter::<f64>()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                    (lo.min(v), hi.max(v))
+                });
+            assert!(
+                min >= low && max < high,
+                "{dtype} {distribution:?}: samples in [{min}, {max}]"
+            );
+        }
+    }
+}

@@ -146,8 +146,9 @@ impl DigitsDataset {
 }
 
 impl Dataset<DigitsItem> for DigitsDataset {
-    fn get(&self, index: usize) -> Option<DigitsItem> {
-        self.items.get(index).cloned()
+    fn get(&self, index: usize) -> Result<DigitsItem, DatasetError> {
+        crate::check_index("DigitsDataset::get", index, self.items.len());
+        Ok(self.items[index].clone())
     }
 
     fn len(&self) -> usize {
@@ -172,7 +173,7 @@ mod tests {
         let all = DigitsDataset::all();
         assert_eq!(all.len(), 1797);
         let mut counts = [0usize; 10];
-        for item in all.iter() {
+        for item in all.iter().map(Result::unwrap) {
             counts[item.label as usize] += 1;
         }
         assert_eq!(counts, [178, 182, 177, 183, 181, 182, 181, 179, 174, 180]);
@@ -201,7 +202,7 @@ mod tests {
         assert_eq!(joined, all);
         // The test part holds every digit.
         for digit in 0..10 {
-            assert!(test.iter().any(|item| item.label == digit));
+            assert!(test.iter().any(|item| item.unwrap().label == digit));
         }
     }
 
@@ -215,7 +216,11 @@ mod tests {
         let digits = DigitsDataset::from_csv_gz(&data, "ten.csv.gz").unwrap();
         let (train, test) = digits.split(0.3, 5);
         let order = SeededRng::new(5).permutation(10);
-        let labels = |d: &DigitsDataset| d.iter().map(|i| i.label as usize).collect::<Vec<_>>();
+        let labels = |d: &DigitsDataset| {
+            d.iter()
+                .map(|i| i.unwrap().label as usize)
+                .collect::<Vec<_>>()
+        };
         assert_eq!(labels(&test), order[..3]);
         assert_eq!(labels(&train), order[3..]);
     }

@@ -98,40 +98,51 @@ pub fn verify_md5(path: &Path, md5: &str) -> Result<(), DatasetError> {
     }
 }
 
-#[cfg(feature = "network")]
+/// Downloads `url` to `destination`, with a progress bar on stderr.
 fn fetch(url: &str, destination: &Path) -> Result<(), String> {
+    let mut file = std::fs::File::create(destination).map_err(|e| e.to_string())?;
+    fetch_into(url, url, &mut file)?;
+    file.flush().map_err(|e| e.to_string())
+}
+
+/// Streams the body of `url` into `sink`, drawing a progress bar labelled
+/// `label` on stderr. The reason of a failure is the client's message.
+#[cfg(feature = "network")]
+pub(crate) fn fetch_into(url: &str, label: &str, sink: &mut impl Write) -> Result<(), String> {
     use std::io::Read;
 
     let mut response = ureq::get(url).call().map_err(|e| e.to_string())?;
     let total = response.body().content_length();
-    let mut reader = response.body_mut().as_reader();
-    let mut file = std::fs::File::create(destination).map_err(|e| e.to_string())?;
-    let mut progress = Progress::new(url, total, std::io::stderr());
+    let mut reader = response.body_mut().with_config().limit(u64::MAX).reader();
+    let mut progress = Progress::new(label, total, std::io::stderr());
     let mut buffer = vec![0u8; 64 * 1024];
     loop {
         let read = reader.read(&mut buffer).map_err(|e| e.to_string())?;
         if read == 0 {
             break;
         }
-        file.write_all(&buffer[..read]).map_err(|e| e.to_string())?;
+        sink.write_all(&buffer[..read]).map_err(|e| e.to_string())?;
         progress.advance(read as u64);
     }
     progress.finish();
-    file.flush().map_err(|e| e.to_string())
+    Ok(())
 }
 
 #[cfg(not(feature = "network"))]
-fn fetch(_url: &str, _destination: &Path) -> Result<(), String> {
+pub(crate) fn fetch_into(_url: &str, _label: &str, _sink: &mut impl Write) -> Result<(), String> {
     Err("burn-dataset was built without its `network` feature".to_string())
 }
 
-/// One progress line (on stderr for downloads), rewritten in place at each
-/// whole percent, or every MiB when the size is unknown.
-// Used by `fetch` only with the `network` feature; tested either way.
+/// Width of the bar, in cells.
+const BAR_CELLS: u64 = 30;
+
+/// A progress bar (on stderr for downloads): the label on a line of its
+/// own, then `[=====>      ]  42% (420 / 1000 KiB)` rewritten in place at
+/// each whole percent, or a byte count every MiB when the size is unknown.
+// Used by `fetch_into` only with the `network` feature; tested either way.
 #[cfg_attr(not(feature = "network"), allow(dead_code))]
 struct Progress<W: Write> {
     out: W,
-    label: String,
     total: Option<u64>,
     done: u64,
     shown: u64,
@@ -139,11 +150,11 @@ struct Progress<W: Write> {
 
 #[cfg_attr(not(feature = "network"), allow(dead_code))]
 impl<W: Write> Progress<W> {
-    fn new(label: &str, total: Option<u64>, out: W) -> Self {
+    fn new(label: &str, total: Option<u64>, mut out: W) -> Self {
+        let _ = writeln!(out, "{label}");
         let mut progress = Self {
             out,
-            label: label.to_string(),
-            total,
+            total: total.filter(|&total| total > 0),
             done: 0,
             shown: 0,
         };
@@ -153,8 +164,8 @@ impl<W: Write> Progress<W> {
 
     fn step(&self) -> u64 {
         match self.total {
-            Some(total) if total > 0 => self.done * 100 / total,
-            _ => self.done >> 20,
+            Some(total) => self.done.min(total) * 100 / total,
+            None => self.done >> 20,
         }
     }
 
@@ -168,14 +179,20 @@ impl<W: Write> Progress<W> {
 
     fn draw(&mut self) {
         let line = match self.total {
-            Some(total) if total > 0 => format!(
-                "downloading {}: {:>3}% ({} / {} KiB)",
-                self.label,
-                self.done * 100 / total,
-                self.done >> 10,
-                total >> 10
-            ),
-            _ => format!("downloading {}: {} KiB", self.label, self.done >> 10),
+            Some(total) => {
+                let percent = self.step();
+                let filled = (percent * BAR_CELLS / 100) as usize;
+                let head = if filled < BAR_CELLS as usize { ">" } else { "" };
+                let rest = (BAR_CELLS as usize).saturating_sub(filled + head.len());
+                format!(
+                    "    [{}{head}{}] {percent:>3}% ({} / {} KiB)",
+                    "=".repeat(filled),
+                    " ".repeat(rest),
+                    self.done >> 10,
+                    total >> 10
+                )
+            }
+            None => format!("    {} KiB", self.done >> 10),
         };
         let _ = write!(self.out, "\r{line}");
         let _ = self.out.flush();
@@ -219,21 +236,31 @@ mod tests {
     }
 
     #[test]
-    fn progress_redraws_at_each_whole_percent() {
+    fn progress_redraws_the_bar_at_each_whole_percent() {
         let mut progress = Progress::new("f", Some(4096), Vec::new());
         progress.advance(20); // 0%: no redraw
         progress.advance(21); // 41 bytes: 1%
-        progress.advance(4055); // all: 100%
+        progress.advance(2007); // 2048 bytes: 50%
+        progress.advance(2048); // all: 100%
         let text = String::from_utf8(progress.finish()).unwrap();
-        assert_eq!(
-            text,
-            "\rdownloading f:   0% (0 / 4 KiB)\rdownloading f:   1% (0 / 4 KiB)\
-             \rdownloading f: 100% (4 / 4 KiB)\n"
-        );
+        let bar = |cells: &str, tail: &str| format!("\r    [{cells}] {tail}");
+        let expected = [
+            "f\n".to_string(),
+            bar(&format!(">{}", " ".repeat(29)), "  0% (0 / 4 KiB)"),
+            bar(&format!(">{}", " ".repeat(29)), "  1% (0 / 4 KiB)"),
+            bar(
+                &format!("{}>{}", "=".repeat(15), " ".repeat(14)),
+                " 50% (2 / 4 KiB)",
+            ),
+            bar(&"=".repeat(30), "100% (4 / 4 KiB)"),
+            "\n".to_string(),
+        ]
+        .concat();
+        assert_eq!(text, expected);
         let mut unknown = Progress::new("g", None, Vec::new());
         unknown.advance(3 << 20);
         let text = String::from_utf8(unknown.finish()).unwrap();
-        assert!(text.ends_with("\rdownloading g: 3072 KiB\n"), "{text:?}");
+        assert!(text.ends_with("\r    3072 KiB\n"), "{text:?}");
     }
 
     /// Serves `body` once per connection over plain HTTP on 127.0.0.1 (no

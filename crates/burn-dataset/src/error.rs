@@ -73,9 +73,24 @@ pub enum DatasetError {
         /// Each mirror tried and why it failed.
         reason: String,
     },
+
+    /// An error of another kind, from a dataset of the user's or a source
+    /// with its own error type (wrapped with [`DatasetError::new`]).
+    #[error(transparent)]
+    Other(Box<dyn std::error::Error + Send + Sync + 'static>),
 }
 
 impl DatasetError {
+    /// Wraps any error, e.g. `result.map_err(DatasetError::new)?` in the
+    /// `get` of a dataset whose source has an error type of its own. The
+    /// message and `source()` are those of `error`.
+    pub fn new<E>(error: E) -> Self
+    where
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        Self::Other(Box::new(error))
+    }
+
     pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Self::Io {
             path: path.into(),

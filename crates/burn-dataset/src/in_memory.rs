@@ -35,8 +35,25 @@ impl<I> InMemDataset<I> {
 impl<I: Clone> InMemDataset<I> {
     /// Copies every item of `dataset` into memory (useful to freeze a chain
     /// of lazy transforms).
-    pub fn from_dataset(dataset: &impl Dataset<I>) -> Self {
-        Self::new(dataset.iter().collect())
+    ///
+    /// # Panics
+    /// If an item cannot be produced; [`try_from_dataset`](Self::try_from_dataset)
+    /// returns the error instead.
+    pub fn from_dataset<E>(dataset: &impl Dataset<I, E>) -> Self
+    where
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        Self::try_from_dataset(dataset)
+            .unwrap_or_else(|err| panic!("InMemDataset::from_dataset: {err}"))
+    }
+
+    /// Copies every item of `dataset` into memory, stopping at the first
+    /// item that cannot be produced.
+    pub fn try_from_dataset<E>(dataset: &impl Dataset<I, E>) -> Result<Self, E>
+    where
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        dataset.iter().collect::<Result<_, _>>().map(Self::new)
     }
 }
 
@@ -89,7 +106,7 @@ impl<I: DeserializeOwned> InMemDataset<I> {
     /// let text = "name,value\na,1.5\nb,-2\n";
     /// let dataset: InMemDataset<Row> =
     ///     InMemDataset::from_csv_reader(text.as_bytes(), "inline.csv", &csv::ReaderBuilder::new())?;
-    /// assert_eq!(dataset.get(1), Some(Row { name: "b".into(), value: -2.0 }));
+    /// assert_eq!(dataset.get(1)?, Row { name: "b".into(), value: -2.0 });
     /// # Ok::<(), burn_dataset::DatasetError>(())
     /// ```
     ///
@@ -144,8 +161,9 @@ fn csv_error(path: &Path, error: csv::Error) -> DatasetError {
 }
 
 impl<I: Clone + Send + Sync> Dataset<I> for InMemDataset<I> {
-    fn get(&self, index: usize) -> Option<I> {
-        self.items.get(index).cloned()
+    fn get(&self, index: usize) -> Result<I, DatasetError> {
+        crate::check_index("InMemDataset::get", index, self.items.len());
+        Ok(self.items[index].clone())
     }
 
     fn len(&self) -> usize {
@@ -173,9 +191,13 @@ mod tests {
     fn vector_round_trip() {
         let dataset = InMemDataset::new(vec!["a", "b"]);
         assert_eq!(dataset.len(), 2);
-        assert_eq!(dataset.get(0), Some("a"));
-        assert_eq!(dataset.get(2), None);
-        assert_eq!(dataset.iter().collect::<Vec<_>>(), ["a", "b"]);
+        assert_eq!(dataset.get(0).unwrap(), "a");
+        assert_eq!(
+            dataset.iter().collect::<Result<Vec<_>, _>>().unwrap(),
+            ["a", "b"]
+        );
+        let copy = InMemDataset::from_dataset(&dataset);
+        assert_eq!(copy.items(), dataset.items());
     }
 
     #[test]
@@ -270,11 +292,11 @@ mod tests {
         let dataset: InMemDataset<Row> = InMemDataset::from_json_rows(&path).unwrap();
         std::fs::remove_file(&path).unwrap();
         assert_eq!(
-            dataset.get(0),
-            Some(Row {
+            dataset.get(0).unwrap(),
+            Row {
                 name: "z".into(),
                 count: 9
-            })
+            }
         );
     }
 }

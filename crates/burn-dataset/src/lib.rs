@@ -19,6 +19,8 @@
 //!   `~/.cache/burn-dataset`), mirror lists, a progress line on stderr and
 //!   MD5 checks ([`checksum`]); the HTTP client (`ureq`) only with the
 //!   `network` feature, so default builds carry no TLS stack.
+//! - `network` (feature `network`): [`network::downloader`], a file
+//!   downloader with a progress bar, as Burn's `burn::data::network`.
 //!
 //! Randomness (shuffles, samplers, splits) always comes from a [`SeededRng`]:
 //! a fixed seed gives the same order on every machine and every run.
@@ -32,9 +34,11 @@
 //!
 //! Reading files (CSV, JSON lines, IDX, images, downloads) returns
 //! `Result<_, DatasetError>`, whose messages name the file and the offending
-//! line or field. [`Dataset::get`] returns `None` only for an index past the
-//! end; a constructor that receives an impossible argument (an out-of-range
-//! selection, a window of size zero) panics with a message saying so.
+//! line or field. [`Dataset::get`] returns `Err` when an existing item cannot
+//! be produced (an image that does not decode) and panics for an index past
+//! the end, as slices do, naming the index and the length. A constructor
+//! that receives an impossible argument (an out-of-range selection, a window
+//! of size zero) panics with a message saying so.
 //!
 //! ## Example
 //!
@@ -44,12 +48,13 @@
 //!
 //! let numbers = InMemDataset::new(vec![1, 2, 3, 4, 5]);
 //! let squares = MapperDataset::new(numbers, |x: &i32| x * x);
-//! assert_eq!(squares.get(3), Some(16));
+//! assert_eq!(squares.get(3)?, 16);
 //!
 //! let shuffled = ShuffledDataset::with_seed(squares, 42);
-//! let mut items: Vec<i32> = shuffled.iter().collect();
+//! let mut items: Vec<i32> = shuffled.iter().collect::<Result<_, _>>()?;
 //! items.sort();
 //! assert_eq!(items, [1, 4, 9, 16, 25]);
+//! # Ok::<(), burn_dataset::DatasetError>(())
 //! ```
 
 mod dataset;
@@ -65,8 +70,10 @@ pub mod vision;
 
 pub mod checksum;
 pub mod download;
+#[cfg(feature = "network")]
+pub mod network;
 
-pub use dataset::{Dataset, DatasetIterator};
+pub use dataset::{Dataset, DatasetIterator, check_index};
 pub use digits::{DigitsDataset, DigitsItem};
 pub use error::DatasetError;
 pub use in_memory::InMemDataset;

@@ -69,7 +69,10 @@ fn an_image_folder_of_mixed_formats() {
     }
     let dataset = ImageFolderDataset::new_classification(&root).unwrap();
     assert_eq!(dataset.class_names(), ["color", "gray"]);
-    let labels: Vec<Annotation> = dataset.iter().map(|item| item.annotation).collect();
+    let labels: Vec<Annotation> = dataset
+        .iter()
+        .map(|item| item.unwrap().annotation)
+        .collect();
     assert_eq!(
         labels,
         [

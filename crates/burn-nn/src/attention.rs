@@ -3,7 +3,7 @@
 
 use burn::config::Config;
 use burn::module::Module;
-use burn::tensor::{Bool, Device, Tensor, activation};
+use burn::tensor::{Bool, Device, Int, Tensor, TensorData, activation};
 
 use crate::{Dropout, DropoutConfig, Initializer, Linear, LinearConfig};
 
@@ -264,4 +264,83 @@ fn quiet_softmax(x: Tensor<4>) -> Tensor<4> {
     let exp = (x - max.clone()).exp();
     let denominator = exp.clone().sum_dim(3) + max.neg().exp();
     exp / denominator
+}
+
+/// How [`generate_padding_mask`] picks the sequence length.
+#[derive(Config, Debug, Copy)]
+pub enum SeqLengthOption {
+    /// The length of the longest sequence.
+    NoMax,
+    /// The longest sequence's length, but at most this (longer ones are
+    /// truncated).
+    Max(usize),
+    /// Exactly this: shorter sequences are padded, longer ones truncated.
+    Fixed(usize),
+}
+
+impl From<Option<usize>> for SeqLengthOption {
+    /// `Some(max)` is [`Max`](Self::Max), `None` is [`NoMax`](Self::NoMax).
+    fn from(max: Option<usize>) -> Self {
+        max.map_or(Self::NoMax, Self::Max)
+    }
+}
+
+/// A batch of token sequences padded to one length, and its padding mask.
+#[derive(Clone, Debug)]
+pub struct GeneratePaddingMask {
+    /// The tokens, `[batch, seq]`, padded with the pad token.
+    pub tensor: Tensor<2, Int>,
+    /// `true` where `tensor` holds the pad token, `[batch, seq]`: the
+    /// `mask_pad` of [`MhaInput`].
+    pub mask: Tensor<2, Bool>,
+}
+
+/// Pads (or truncates) each sequence of `tokens_list` to the length
+/// `seq_length` chooses and stacks them into `[batch, seq]` (`seq` is at
+/// least 1, so a batch of empty sequences is one column of padding).
+///
+/// As Burn's, the mask is `tokens == pad_token`: a real token equal to the
+/// pad token is masked too, so pick a pad id no sequence uses.
+///
+/// ```
+/// use burn_core::tensor::{Device, TensorData};
+/// use burn_nn::attention::{SeqLengthOption, generate_padding_mask};
+///
+/// let device = Device::flex();
+/// let padded = generate_padding_mask(0, vec![vec![5, 6, 7], vec![8]], SeqLengthOption::NoMax, &device);
+/// assert_eq!(padded.tensor.to_data(), TensorData::from([[5i64, 6, 7], [8, 0, 0]]).convert_dtype(padded.tensor.dtype()));
+/// assert_eq!(padded.mask.to_data(), TensorData::from([[false, false, false], [false, true, true]]));
+/// ```
+pub fn generate_padding_mask(
+    pad_token: usize,
+    tokens_list: Vec<Vec<usize>>,
+    seq_length: impl Into<SeqLengthOption>,
+    device: &Device,
+) -> GeneratePaddingMask {
+    let (values, batch, seq) = pad_tokens(pad_token, tokens_list, seq_length.into());
+    let tensor = Tensor::<2, Int>::from_data(TensorData::new(values, [batch, seq]), device);
+    let mask = tensor.clone().equal_elem(pad_token as i64);
+    GeneratePaddingMask { tensor, mask }
+}
+
+/// The padded tokens row by row, the batch size and the sequence length.
+fn pad_tokens(
+    pad_token: usize,
+    tokens_list: Vec<Vec<usize>>,
+    seq_length: SeqLengthOption,
+) -> (Vec<i64>, usize, usize) {
+    let longest = || tokens_list.iter().map(Vec::len).max().unwrap_or(0).max(1);
+    let seq = match seq_length {
+        SeqLengthOption::NoMax => longest(),
+        SeqLengthOption::Max(max) => longest().min(max),
+        SeqLengthOption::Fixed(length) => length,
+    };
+    let batch = tokens_list.len();
+    let mut values = vec![pad_token as i64; batch * seq];
+    for (row, tokens) in values.chunks_mut(seq.max(1)).zip(&tokens_list) {
+        for (slot, &token) in row.iter_mut().zip(tokens) {
+            *slot = token as i64;
+        }
+    }
+    (values, batch, seq)
 }

@@ -1,11 +1,17 @@
 //! [`Conv1d`], [`Conv2d`], [`Conv3d`]: learned convolutions over the
 //! spatial dims of `[batch, channels, ..spatial]`, each a thin layer over
-//! `burn::tensor::module::conv{1,2,3}d`.
+//! `burn::tensor::module::conv{1,2,3}d`; and, as in Burn's `nn::conv`,
+//! their transposes ([`ConvTranspose2d`], …, defined in `conv_transpose.rs`).
 //!
 //! Parameters follow Burn's (and PyTorch's) layout: `weight`
 //! `[channels_out, channels_in / groups, ..kernel]`, `bias` `[channels_out]`.
 //! The default initializer bounds both by `1/√fan_in`, with
 //! `fan_in = channels_in / groups · kernel volume`, as PyTorch's `nn.Conv*d`.
+
+pub use crate::conv_transpose::{
+    ConvTranspose1d, ConvTranspose1dConfig, ConvTranspose2d, ConvTranspose2dConfig,
+    ConvTranspose3d, ConvTranspose3dConfig,
+};
 
 use burn::config::Config;
 use burn::module::{Module, Param};

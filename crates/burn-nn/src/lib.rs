@@ -53,15 +53,22 @@
 //!   Xavier, orthogonal), lazily run, reproducible from the device seed.
 //! - `linear.rs`, `embedding.rs`, `dropout.rs`, `identity.rs`,
 //!   `pixel_shuffle.rs`: the basic layers.
-//! - `conv.rs`, `conv_transpose.rs`: [`Conv1d`], [`Conv2d`], [`Conv3d`] and
-//!   their transposes, over the convolutions of `burn::tensor::module`.
-//! - `pool.rs`, `interpolate.rs`, `padding.rs`: pooling and resizing layers
+//! - [`conv`] (`conv.rs`, `conv_transpose.rs`): [`Conv1d`], [`Conv2d`],
+//!   [`Conv3d`] and their transposes, over the convolutions of
+//!   `burn::tensor::module`.
+//! - [`pool`], [`interpolate`], `padding.rs`: pooling and resizing layers
 //!   and the padding configs they share with convolutions.
+//!
+//! As in Burn, the layers of [`conv`], [`pool`], [`attention`],
+//! [`interpolate`], [`norm`], [`rnn`] and [`transformer`] are reached
+//! through those modules (`burn::nn::conv::Conv2d`); they are re-exported
+//! at the root too (`burn::nn::Conv2d`).
 //! - [`activation`]: activation modules (re-exported here too).
 //! - [`loss`]: loss functions and [`loss::Reduction`].
 //! - [`norm`]: layer, RMS, group, instance and batch normalization.
-//! - `pwff.rs`, `pos_encoding.rs`, `rope.rs`, `attention.rs`, [`transformer`]:
-//!   the pieces of a transformer and the encoder / decoder stacks.
+//! - `pwff.rs`, `pos_encoding.rs`, `rope.rs`, [`attention`] (with the
+//!   autoregressive and padding masks), [`transformer`]: the pieces of a
+//!   transformer and the encoder / decoder stacks.
 //! - [`rnn`]: `Rnn`, `Lstm`, `BiLstm`, `Gru`.
 //!
 //! Every layer is tested against PyTorch (forward values and the gradients
@@ -78,31 +85,31 @@
 extern crate burn_core as burn;
 
 pub mod activation;
-mod attention;
+pub mod attention;
+pub mod conv;
+pub mod interpolate;
 pub mod loss;
 pub mod norm;
+pub mod pool;
 pub mod rnn;
 pub mod transformer;
 
-mod conv;
 mod conv_transpose;
 mod dropout;
 mod embedding;
 mod identity;
 mod initializer;
-mod interpolate;
 mod linear;
 mod padding;
 mod pixel_shuffle;
-mod pool;
 mod pos_encoding;
 mod pwff;
 mod rope;
 
 pub use activation::*;
 pub use attention::{
-    MhaCache, MhaInput, MhaOutput, MultiHeadAttention, MultiHeadAttentionConfig,
-    generate_autoregressive_mask,
+    GeneratePaddingMask, MhaCache, MhaInput, MhaOutput, MultiHeadAttention,
+    MultiHeadAttentionConfig, SeqLengthOption, generate_autoregressive_mask, generate_padding_mask,
 };
 pub use conv::{Conv1d, Conv1dConfig, Conv2d, Conv2dConfig, Conv3d, Conv3dConfig};
 pub use conv_transpose::{

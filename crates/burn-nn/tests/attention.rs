@@ -267,3 +267,41 @@ fn transformer_configs_have_burns_defaults() {
     let decoder = TransformerDecoderConfig::new(8, 16, 2, 1);
     assert_eq!((decoder.dropout, decoder.norm_first), (0.1, false));
 }
+
+/// Padding by hand: each option's length, the pad fill, the mask where
+/// the pad token is.
+#[test]
+fn padding_masks_pad_truncate_and_mark_the_pad_token() {
+    use burn_nn::attention::{SeqLengthOption, generate_padding_mask};
+    let device = device();
+    let tokens = || vec![vec![3, 4, 5, 6], vec![7], vec![]];
+    let ints = |t: Tensor<2, burn_core::tensor::Int>| t.into_data().to_vec::<i64>().unwrap();
+    let mask = |t: Tensor<2, Bool>| t.into_data().to_vec::<bool>().unwrap();
+
+    let longest = generate_padding_mask(9, tokens(), SeqLengthOption::NoMax, &device);
+    assert_eq!(longest.tensor.dims(), [3, 4]);
+    assert_eq!(ints(longest.tensor), [3, 4, 5, 6, 7, 9, 9, 9, 9, 9, 9, 9]);
+    let expected = [
+        [false, false, false, false],
+        [false, true, true, true],
+        [true, true, true, true],
+    ];
+    assert_eq!(mask(longest.mask), expected.concat());
+
+    // `Some(max)` is `Max(max)`: at most 2 columns here.
+    let capped = generate_padding_mask(9, tokens(), Some(2), &device);
+    assert_eq!(ints(capped.tensor), [3, 4, 7, 9, 9, 9]);
+    let capped = generate_padding_mask(9, tokens(), Some(10), &device);
+    assert_eq!(
+        capped.tensor.dims(),
+        [3, 4],
+        "Max never pads past the longest"
+    );
+
+    let fixed = generate_padding_mask(0, tokens(), SeqLengthOption::Fixed(6), &device);
+    assert_eq!(fixed.tensor.dims(), [3, 6]);
+    assert_eq!(
+        mask(fixed.mask)[..6],
+        [false, false, false, false, true, true]
+    );
+}

@@ -168,3 +168,26 @@ fn pixel_shuffle_checks_the_channels() {
         .init()
         .forward(Tensor::zeros([1, 6, 2, 2], &device()));
 }
+
+#[test]
+fn an_initial_lstm_state_is_zeros_of_the_given_shape_and_feeds_the_layer() {
+    let device = device();
+    let state = LstmState::initial([2, 4], &device);
+    assert_eq!(
+        (state.shape().dims.clone(), state.device()),
+        (vec![2, 4], device.clone())
+    );
+    let lstm = LstmConfig::new(3, 4, true).init(&device);
+    let x = Tensor::<3>::ones(X, &device);
+    // Zeros given explicitly are what `None` means.
+    let (given, _) = lstm.forward(x.clone(), Some(state.clone()));
+    let (default, _) = lstm.forward(x, None);
+    given.into_data().assert_eq(&default.into_data(), true);
+    let (cell, hidden) = state.unpack();
+    assert!(
+        values(cell)
+            .into_iter()
+            .chain(values(hidden))
+            .all(|v| v == 0.0)
+    );
+}

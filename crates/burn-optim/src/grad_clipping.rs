@@ -1,7 +1,36 @@
-//! [`GradientClipping`]: bounding each gradient before the update.
+//! [`GradientClipping`]: bounding each gradient before the update, and
+//! [`GradientClippingConfig`], the form optimizer configs hold (Burn's
+//! `grad_clipping` module).
 
+use burn_core::config::Config;
 use burn_tensor::Tensor;
 use serde::{Deserialize, Serialize};
+
+/// The gradient clipping of an optimizer config
+/// (`AdamConfig::with_grad_clipping(Some(GradientClippingConfig::Norm(1.0)))`);
+/// [`init`](Self::init) gives the [`GradientClipping`] it describes.
+#[derive(Config, Debug)]
+pub enum GradientClippingConfig {
+    /// Clamp every element to `[-value, value]`.
+    Value(f32),
+    /// Scale each parameter's gradient to an L2 norm of at most this.
+    Norm(f32),
+}
+
+impl GradientClippingConfig {
+    /// The clipping this describes.
+    pub fn init(&self) -> GradientClipping {
+        match *self {
+            Self::Value(value) => GradientClipping::Value(f64::from(value)),
+            Self::Norm(max_norm) => GradientClipping::Norm(f64::from(max_norm)),
+        }
+    }
+}
+
+/// The clipping of an optional config, for a module optimizer.
+pub(crate) fn init(config: &Option<GradientClippingConfig>) -> Option<GradientClipping> {
+    config.as_ref().map(GradientClippingConfig::init)
+}
 
 /// How a [`ModuleOptimizer`](crate::ModuleOptimizer) bounds each
 /// parameter's gradient before the update. Clipping is per parameter
@@ -23,6 +52,11 @@ pub enum GradientClipping {
 pub(crate) const NORM_EPSILON: f64 = 1e-6;
 
 impl GradientClipping {
+    /// The clipped gradient (Burn's name for [`clip`](Self::clip)).
+    pub fn clip_gradient<const D: usize>(&self, grad: Tensor<D>) -> Tensor<D> {
+        self.clip(grad)
+    }
+
     /// The clipped gradient.
     pub fn clip<const D: usize>(&self, grad: Tensor<D>) -> Tensor<D> {
         match *self {

@@ -35,6 +35,7 @@
 //! use burn::module::{Module, Param};
 //! use burn::tensor::{Device, Tensor};
 //! use burn_optim::{GradientsParams, LrScheduler, SgdConfig, lr_scheduler::StepLrSchedulerConfig};
+//! use burn_optim::momentum::MomentumConfig;
 //!
 //! #[derive(Module, Debug)]
 //! struct Line {
@@ -43,7 +44,8 @@
 //!
 //! let device = Device::flex().autodiff();
 //! let mut model = Line { slope: Param::from_tensor(Tensor::from_data([0.0], &device)) };
-//! let mut optimizer = SgdConfig::new().with_momentum(0.5).init();
+//! let momentum = MomentumConfig { momentum: 0.5, dampening: 0.0, nesterov: false };
+//! let mut optimizer = SgdConfig::new().with_momentum(Some(momentum)).init();
 //! let mut scheduler = StepLrSchedulerConfig::new(0.1, 10, 0.5).init();
 //!
 //! for _ in 0..50 {
@@ -62,7 +64,11 @@
 //! - `state.rs`: [`RecordState`], [`StateFields`], [`record_state!`].
 //! - `module_optimizer.rs`: [`ModuleOptimizer`] and its step.
 //! - `grads.rs`: [`GradientsParams`]. `accumulator.rs`: [`GradientsAccumulator`].
-//! - `grad_clipping.rs`: [`GradientClipping`].
+//! - [`grad_clipping`]: [`GradientClipping`] and [`GradientClippingConfig`].
+//! - [`momentum`]: [`MomentumConfig`](momentum::MomentumConfig) and the
+//!   momentum transform; [`decay`]: [`WeightDecayConfig`](decay::WeightDecayConfig).
+//!   The optimizer configs take them as Burn's do:
+//!   `SgdConfig::new().with_momentum(Some(MomentumConfig::new()))`.
 //! - `record.rs`: [`OptimizerRecord`], [`LrSchedulerRecord`] and burnpack I/O.
 //! - `optimizers/`: one file per optimizer family.
 //! - [`lr_scheduler`]: the [`LrScheduler`] trait and one file per schedule.
@@ -71,10 +77,12 @@
 extern crate burn_core as burn;
 
 mod accumulator;
+pub mod decay;
 mod error;
-mod grad_clipping;
+pub mod grad_clipping;
 mod grads;
 mod module_optimizer;
+pub mod momentum;
 mod optimizer;
 mod optimizers;
 mod record;
@@ -84,7 +92,7 @@ pub mod lr_scheduler;
 
 pub use accumulator::GradientsAccumulator;
 pub use error::OptimError;
-pub use grad_clipping::GradientClipping;
+pub use grad_clipping::{GradientClipping, GradientClippingConfig};
 pub use grads::GradientsParams;
 pub use lr_scheduler::LrScheduler;
 pub use module_optimizer::ModuleOptimizer;

@@ -9,9 +9,10 @@ mod common;
 use burn::module::{Param, ParamGroup};
 use burn::tensor::{Checkpointing, Device, Tensor};
 use burn_optim::{
-    AdamConfig, GradientClipping, GradientsAccumulator, GradientsParams, ModuleOptimizer, SgdConfig,
+    AdamConfig, GradientClipping, GradientClippingConfig, GradientsAccumulator, GradientsParams,
+    ModuleOptimizer, SgdConfig,
 };
-use common::{Linear, device, values};
+use common::{Linear, device, momentum, values};
 
 fn linear(device: &Device) -> Linear {
     Linear {
@@ -151,7 +152,7 @@ fn clipping_by_value_and_by_norm() {
     let mut grads = GradientsParams::new();
     grads.register(param.id, grad());
     let mut optimizer = SgdConfig::new()
-        .with_grad_clipping(Some(GradientClipping::Value(1.0)))
+        .with_gradient_clipping(Some(GradientClippingConfig::Value(1.0)))
         .init();
     let param = optimizer.step(1.0, param, grads);
     assert_eq!(values(param.val()), [-1.0, 1.0, -0.25]);
@@ -237,7 +238,7 @@ fn module_optimizer_reset_drops_state() {
     let id = param.id;
     let mut grads = GradientsParams::new();
     grads.register(id, Tensor::<1>::ones([2], &device));
-    let mut optimizer: ModuleOptimizer = SgdConfig::new().with_momentum(0.9).init();
+    let mut optimizer: ModuleOptimizer = SgdConfig::new().with_momentum(momentum(0.9)).init();
     let _ = optimizer.step(1.0, param, grads);
     assert_eq!(optimizer.num_states(), 1);
     optimizer.reset();

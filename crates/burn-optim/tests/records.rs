@@ -19,7 +19,7 @@ use burn_optim::{
     AdamConfig, AdamWConfig, GradientsParams, LrScheduler, LrSchedulerRecord, ModuleOptimizer,
     OptimizerRecord, SgdConfig,
 };
-use common::{Linear, device, values};
+use common::{Linear, device, momentum, values};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("burn-optim-{name}-{}", std::process::id()));
@@ -211,7 +211,7 @@ fn only_parameters_with_state_are_recorded_each_with_its_rank() {
 
     let mut grads = GradientsParams::new();
     grads.register(param.id, Tensor::<3>::ones([1, 2, 2], &device));
-    let mut momentum = SgdConfig::new().with_momentum(0.9).init();
+    let mut momentum = SgdConfig::new().with_momentum(momentum(0.9)).init();
     let _ = momentum.step(0.1, param.clone(), grads);
     let record = momentum.to_record();
     assert_eq!(
@@ -230,12 +230,12 @@ fn a_loaded_state_continues_like_the_original() {
         grads.register(id, Tensor::<1>::from_data([0.5, 2.0], &device));
         grads
     };
-    let mut original = SgdConfig::new().with_momentum(0.9).init();
+    let mut original = SgdConfig::new().with_momentum(momentum(0.9)).init();
     let param = original.step(0.1, param, grads());
     let record = OptimizerRecord::from_bytes(original.to_record().into_bytes().unwrap()).unwrap();
 
     let mut loaded = SgdConfig::new()
-        .with_momentum(0.9)
+        .with_momentum(momentum(0.9))
         .init()
         .load_record(record);
     assert!(loaded.has_state(id));
@@ -244,7 +244,7 @@ fn a_loaded_state_continues_like_the_original() {
     assert_eq!(values(a.val()), values(b.val()));
     // With momentum the second step differs from a fresh optimizer's.
     let fresh = SgdConfig::new()
-        .with_momentum(0.9)
+        .with_momentum(momentum(0.9))
         .init()
         .step(0.1, b.clone(), grads());
     assert_ne!(
@@ -260,7 +260,7 @@ fn a_state_of_another_rank_is_refused() {
     let matrix = Param::from_tensor(Tensor::<2>::ones([2, 1], &device));
     let mut grads = GradientsParams::new();
     grads.register(matrix.id, Tensor::<2>::ones([2, 1], &device));
-    let mut optimizer = SgdConfig::new().with_momentum(0.9).init();
+    let mut optimizer = SgdConfig::new().with_momentum(momentum(0.9)).init();
     let matrix = optimizer.step(0.1, matrix, grads);
     let record = optimizer.to_record();
 
@@ -269,7 +269,7 @@ fn a_state_of_another_rank_is_refused() {
     let mut grads = GradientsParams::new();
     grads.register(vector.id, Tensor::<1>::ones([2], &device));
     let mut loaded = SgdConfig::new()
-        .with_momentum(0.9)
+        .with_momentum(momentum(0.9))
         .init()
         .load_record(record);
     let _ = loaded.step(0.1, vector, grads);
@@ -326,8 +326,11 @@ fn every_optimizer_state_survives_a_record_round_trip() {
     let optimizers: Vec<(&str, Make)> = vec![
         ("sgd", || {
             SgdConfig::new()
-                .with_momentum(0.9)
-                .with_nesterov(true)
+                .with_momentum(Some(
+                    burn_optim::momentum::MomentumConfig::new()
+                        .with_dampening(0.0)
+                        .with_nesterov(true),
+                ))
                 .init()
         }),
         ("adam", || AdamConfig::new().init()),

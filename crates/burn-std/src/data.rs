@@ -153,6 +153,29 @@ impl TensorData {
         self.to_vec()
     }
 
+    /// The values as a `Vec<E>`; `E` must be exactly the stored dtype
+    /// (Burn's name for [`into_vec`](Self::into_vec)). Convert first
+    /// ([`convert`](Self::convert)) to read another type.
+    ///
+    /// ```
+    /// use burn_std::{DataError, DType, TensorData};
+    ///
+    /// let data = TensorData::from([1.0f32, 2.0]);
+    /// assert_eq!(data.clone().try_into_vec::<f32>().unwrap(), [1.0, 2.0]);
+    /// assert!(matches!(
+    ///     data.try_into_vec::<i64>(),
+    ///     Err(DataError::TypeMismatch { expected: DType::I64, found: DType::F32 })
+    /// ));
+    /// ```
+    pub fn try_into_vec<E: Element>(self) -> Result<Vec<E>, DataError> {
+        self.to_vec()
+    }
+
+    /// Borrowing form of [`try_into_vec`](Self::try_into_vec).
+    pub fn try_to_vec<E: Element>(&self) -> Result<Vec<E>, DataError> {
+        self.to_vec()
+    }
+
     /// Every value as a [`Scalar`], whatever the stored dtype.
     pub fn scalars(&self) -> Box<dyn Iterator<Item = Scalar> + '_> {
         macro_rules! read {

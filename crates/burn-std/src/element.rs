@@ -168,6 +168,13 @@ impl_float!(f64, F64, |v: f64| v, |v: f64| v);
 impl_float!(f32, F32, |v: f32| v as f64, |v: f64| v as f32);
 impl_float!(f16, F16, f16::to_f64, f16::from_f64);
 impl_float!(bf16, BF16, bf16::to_f64, bf16::from_f64);
+// No relaxed dtype exists here: `flex32` is stored and computed as `f32`.
+impl_float!(
+    crate::flex32,
+    F32,
+    crate::flex32::to_f64,
+    crate::flex32::from_f64
+);
 
 macro_rules! impl_int {
     ($ty:ty, $dtype:ident) => {

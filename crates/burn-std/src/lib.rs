@@ -34,7 +34,8 @@
 //! * [`shape`]: [`Shape`] and NumPy broadcasting.
 //! * [`dtype`]: the runtime [`DType`] and boolean storage [`BoolStore`].
 //! * [`element`]: the [`Element`] trait for Rust types a tensor can hold,
-//!   and [`ElementConversion`].
+//!   and [`ElementConversion`]; [`flex32`](struct@flex32), a float of
+//!   relaxed precision (stored as `f32` here).
 //! * [`scalar`]: [`Scalar`], a dynamically typed number.
 //! * [`data`]: [`TensorData`], values + shape + dtype on the host.
 //! * [`tolerance`]: [`Tolerance`] for approximate comparisons.
@@ -43,6 +44,8 @@
 //! * [`slice`](mod@slice): [`Slice`], Python-style strided ranges.
 //! * [`obfuscate`](mod@obfuscate): the [`obfuscate!`] macro for inline type-erased storage.
 //! * [`error`]: [`ShapeError`], [`DataError`], [`SliceError`].
+//! * `config` (`std`): `BurnConfig`, the run-time configuration read
+//!   from `burn.toml` (parsed and handed out; nothing acts on it yet).
 //!
 //! ## Re-exports
 //!
@@ -62,12 +65,15 @@ extern crate alloc;
 extern crate std;
 
 pub mod bytes;
+#[cfg(feature = "std")]
+pub mod config;
 pub mod data;
 pub mod distribution;
 pub mod dtype;
 pub mod element;
 pub mod error;
 pub mod obfuscate;
+mod relaxed;
 pub mod scalar;
 pub mod shape;
 pub mod slice;
@@ -81,6 +87,7 @@ pub use dtype::{BoolStore, DType};
 pub use element::{Element, ElementConversion};
 pub use error::{DataError, ShapeError, SliceError};
 pub use half::{bf16, f16};
+pub use relaxed::flex32;
 pub use scalar::Scalar;
 pub use shape::Shape;
 pub use slice::Slice;

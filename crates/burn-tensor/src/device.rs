@@ -97,19 +97,25 @@ impl Device {
         Self::new(DispatchDevice::Flex(burn_dispatch::devices::FlexDevice))
     }
 
-    /// The CUDA GPU of ordinal `index` (CubeCL backend, `cuda` feature).
+    /// The CUDA GPU of ordinal `index` (CubeCL backend, `cuda` feature):
+    /// `Device::cuda(0)`, or [`DeviceIndex::Default`] for the first.
     ///
     /// Creating it does not touch the GPU; the CUDA driver and NVRTC are
     /// loaded when the first tensor is created there.
     #[cfg(feature = "cuda")]
-    pub fn cuda(index: usize) -> Self {
-        Self::cube(burn_dispatch::devices::CubeDevice::Cuda(index))
+    pub fn cuda(index: impl Into<DeviceIndex>) -> Self {
+        Self::cube(burn_dispatch::devices::CubeDevice::Cuda(
+            index.into().resolve(),
+        ))
     }
 
-    /// The ROCm (AMD) GPU of ordinal `index` (CubeCL backend, `rocm` feature).
+    /// The ROCm (AMD) GPU of ordinal `index` (CubeCL backend, `rocm`
+    /// feature), as [`Device::cuda`].
     #[cfg(feature = "rocm")]
-    pub fn rocm(index: usize) -> Self {
-        Self::cube(burn_dispatch::devices::CubeDevice::Rocm(index))
+    pub fn rocm(index: impl Into<DeviceIndex>) -> Self {
+        Self::cube(burn_dispatch::devices::CubeDevice::Rocm(
+            index.into().resolve(),
+        ))
     }
 
     /// An adapter of the WGPU runtime (CubeCL backend, `wgpu` feature), on
@@ -117,14 +123,15 @@ impl Device {
     /// WebGPU.
     ///
     /// `Device::wgpu(Default::default())` is the default adapter
-    /// ([`WgpuDevice::DefaultDevice`](crate::WgpuDevice::DefaultDevice): the
-    /// most capable GPU, overridable with `CUBECL_WGPU_DEFAULT_DEVICE`);
-    /// [`WgpuDevice`](crate::WgpuDevice) (re-exported as
-    /// `burn::tensor::WgpuDevice`) also names a discrete, integrated or
-    /// virtual GPU by index, or a CPU adapter.
+    /// ([`DeviceKind::DefaultDevice`]: the most capable GPU, overridable
+    /// with `CUBECL_WGPU_DEFAULT_DEVICE`); [`DeviceKind`] also names a
+    /// discrete, integrated or virtual GPU by index, a CPU adapter, or an
+    /// existing wgpu setup registered with CubeCL.
     #[cfg(feature = "wgpu")]
-    pub fn wgpu(device: crate::WgpuDevice) -> Self {
-        Self::cube(burn_dispatch::devices::CubeDevice::Wgpu(device))
+    pub fn wgpu(device_kind: DeviceKind) -> Self {
+        Self::cube(burn_dispatch::devices::CubeDevice::Wgpu(
+            device_kind.into_wgpu(),
+        ))
     }
 
     /// A WGPU adapter, for code that wants Vulkan (`vulkan` feature).
@@ -134,8 +141,8 @@ impl Device {
     /// compiler and Vulkan backend, and this builds the same device as
     /// [`Device::wgpu`] (equal to it).
     #[cfg(feature = "vulkan")]
-    pub fn vulkan(device: crate::WgpuDevice) -> Self {
-        Self::wgpu(device)
+    pub fn vulkan(device_kind: DeviceKind) -> Self {
+        Self::wgpu(device_kind)
     }
 
     /// A WGPU adapter, for code that wants WebGPU (`webgpu` feature).
@@ -143,8 +150,8 @@ impl Device {
     /// With CubeCL 0.10 the graphics API is chosen when building, not per
     /// device: this builds the same device as [`Device::wgpu`] (equal to it).
     #[cfg(feature = "webgpu")]
-    pub fn webgpu(device: crate::WgpuDevice) -> Self {
-        Self::wgpu(device)
+    pub fn webgpu(device_kind: DeviceKind) -> Self {
+        Self::wgpu(device_kind)
     }
 
     /// A WGPU adapter, for code that wants Metal (`metal` feature).
@@ -153,8 +160,8 @@ impl Device {
     /// device: the `metal` feature compiles the WGPU runtime's native MSL
     /// path, and this builds the same device as [`Device::wgpu`] (equal to it).
     #[cfg(feature = "metal")]
-    pub fn metal(device: crate::WgpuDevice) -> Self {
-        Self::wgpu(device)
+    pub fn metal(device_kind: DeviceKind) -> Self {
+        Self::wgpu(device_kind)
     }
 
     /// The host CPU through CubeCL's MLIR/LLVM CPU runtime (`cpu` feature;
@@ -224,7 +231,7 @@ impl Device {
                     return Err(not_enabled());
                 }
                 #[cfg(feature = "wgpu")]
-                return Ok(Self::wgpu(adapter.into_device()));
+                return Ok(Self::wgpu(adapter.into_kind()));
                 #[allow(unreachable_code)]
                 {
                     let _ = adapter;
@@ -302,7 +309,12 @@ impl Device {
         settings
     }
 
-    /// Seeds the random generator of this device's backend.
+    /// Seeds the random generator of this device's backend, so that the
+    /// random tensors created after it (`Tensor::random`, initializers)
+    /// are the same on every run.
+    ///
+    /// The generator belongs to the backend, not to this one device: on
+    /// Flex, seeding one device seeds every Flex device (there is one).
     pub fn seed(&self, seed: u64) {
         Dispatch::seed(self.dispatch(), seed);
     }
@@ -383,14 +395,13 @@ enum WgpuAdapter {
 
 impl WgpuAdapter {
     #[cfg(feature = "wgpu")]
-    fn into_device(self) -> crate::WgpuDevice {
-        use crate::WgpuDevice;
+    fn into_kind(self) -> DeviceKind {
         match self {
-            Self::Default => WgpuDevice::DefaultDevice,
-            Self::Cpu => WgpuDevice::Cpu,
-            Self::Discrete(index) => WgpuDevice::DiscreteGpu(index),
-            Self::Integrated(index) => WgpuDevice::IntegratedGpu(index),
-            Self::Virtual(index) => WgpuDevice::VirtualGpu(index),
+            Self::Default => DeviceKind::DefaultDevice,
+            Self::Cpu => DeviceKind::Cpu,
+            Self::Discrete(index) => DeviceKind::DiscreteGpu(index),
+            Self::Integrated(index) => DeviceKind::IntegratedGpu(index),
+            Self::Virtual(index) => DeviceKind::VirtualGpu(index),
         }
     }
 }
@@ -514,6 +525,310 @@ impl core::fmt::Display for DeviceError {
 
 impl std::error::Error for DeviceError {}
 
+/// Which device of a backend whose devices are numbered (CUDA, ROCm):
+/// `Device::cuda(1)` takes any integer, or `DeviceIndex::Default` for the
+/// backend's first device.
+#[derive(Clone, Copy, Debug, Default, Hash, PartialEq, Eq)]
+pub enum DeviceIndex {
+    /// The device of this ordinal.
+    Specified(usize),
+    /// The backend's default device (ordinal 0).
+    #[default]
+    Default,
+}
+
+impl DeviceIndex {
+    /// [`DeviceIndex::Specified`] from any unsigned index.
+    pub fn new(index: impl Into<usize>) -> Self {
+        Self::Specified(index.into())
+    }
+
+    /// The ordinal: `Default` is 0.
+    pub fn resolve(self) -> usize {
+        match self {
+            Self::Specified(index) => index,
+            Self::Default => 0,
+        }
+    }
+}
+
+impl From<usize> for DeviceIndex {
+    fn from(index: usize) -> Self {
+        Self::Specified(index)
+    }
+}
+
+impl From<u32> for DeviceIndex {
+    fn from(index: u32) -> Self {
+        Self::Specified(index as usize)
+    }
+}
+
+impl From<u64> for DeviceIndex {
+    fn from(index: u64) -> Self {
+        Self::Specified(
+            usize::try_from(index).expect("DeviceIndex: the index does not fit a usize"),
+        )
+    }
+}
+
+impl From<i32> for DeviceIndex {
+    /// # Panics
+    /// If `index` is negative.
+    fn from(index: i32) -> Self {
+        Self::from(i64::from(index))
+    }
+}
+
+impl From<i64> for DeviceIndex {
+    /// # Panics
+    /// If `index` is negative.
+    fn from(index: i64) -> Self {
+        let index = usize::try_from(index)
+            .unwrap_or_else(|_| panic!("DeviceIndex: a device index is not negative, got {index}"));
+        Self::Specified(index)
+    }
+}
+
+/// Which adapter of a graphics API (`Device::wgpu`, `Device::vulkan`,
+/// `Device::metal`, `Device::webgpu`). Named in the framework's own terms,
+/// so the caller needs no CubeCL type; it maps one to one onto CubeCL's
+/// WGPU device.
+#[derive(Clone, Debug, Default, Hash, PartialEq, Eq)]
+pub enum DeviceKind {
+    /// The discrete GPU of this index, among the discrete GPUs found.
+    DiscreteGpu(usize),
+    /// The integrated GPU of this index, among the integrated GPUs found.
+    IntegratedGpu(usize),
+    /// The virtual GPU of this index, among the virtual GPUs found.
+    VirtualGpu(usize),
+    /// A CPU adapter (a software rasterizer such as lavapipe).
+    Cpu,
+    /// The most capable adapter of the graphics API, unless the
+    /// `CUBECL_WGPU_DEFAULT_DEVICE` environment variable names another
+    /// (spelled as a variant: `IntegratedGpu(1)`, `Cpu`).
+    #[default]
+    DefaultDevice,
+    /// A wgpu setup of the application's (egui, bevy) already registered
+    /// with CubeCL under this id.
+    Existing(u32),
+}
+
+impl DeviceKind {
+    #[cfg(feature = "wgpu")]
+    fn into_wgpu(self) -> crate::WgpuDevice {
+        use crate::WgpuDevice;
+        match self {
+            Self::DiscreteGpu(index) => WgpuDevice::DiscreteGpu(index),
+            Self::IntegratedGpu(index) => WgpuDevice::IntegratedGpu(index),
+            Self::VirtualGpu(index) => WgpuDevice::VirtualGpu(index),
+            Self::Cpu => WgpuDevice::Cpu,
+            Self::DefaultDevice => WgpuDevice::DefaultDevice,
+            Self::Existing(id) => WgpuDevice::Existing(id),
+        }
+    }
+}
+
+/// A kind of device to list with [`Device::enumerate`]: one variant per
+/// enabled backend (each exists with its feature). Variants combine with
+/// `|` into a [`DeviceFilter`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DeviceType {
+    /// The CubeCL CPU runtime (`cpu` feature).
+    #[cfg(feature = "cpu")]
+    Cpu,
+    /// Every CUDA GPU (`cuda` feature).
+    #[cfg(feature = "cuda")]
+    Cuda,
+    /// Every ROCm GPU (`rocm` feature).
+    #[cfg(feature = "rocm")]
+    Rocm,
+    /// Every adapter of the WGPU runtime (`wgpu` feature).
+    #[cfg(feature = "wgpu")]
+    Wgpu,
+    /// The WGPU adapters, for code that asks for Metal (`metal` feature;
+    /// with CubeCL 0.10 the graphics API is fixed when building, so this
+    /// lists what [`DeviceType::Wgpu`] lists).
+    #[cfg(feature = "metal")]
+    Metal,
+    /// As [`DeviceType::Metal`], for Vulkan (`vulkan` feature).
+    #[cfg(feature = "vulkan")]
+    Vulkan,
+    /// As [`DeviceType::Metal`], for WebGPU (`webgpu` feature).
+    #[cfg(feature = "webgpu")]
+    WebGpu,
+    /// The Flex CPU backend: one device (`flex` feature).
+    #[cfg(feature = "flex")]
+    Flex,
+}
+
+/// A set of [`DeviceType`]s for [`Device::enumerate`]: one type, a `Vec`,
+/// or types joined with `|` (`DeviceType::Cuda | DeviceType::Flex`).
+#[derive(Clone, Debug, Default)]
+pub struct DeviceFilter(Vec<DeviceType>);
+
+impl DeviceFilter {
+    /// An empty filter (lists nothing).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The filter with `device_type` added.
+    pub fn with(mut self, device_type: DeviceType) -> Self {
+        self.0.push(device_type);
+        self
+    }
+}
+
+impl From<DeviceType> for DeviceFilter {
+    fn from(device_type: DeviceType) -> Self {
+        Self(vec![device_type])
+    }
+}
+
+impl From<Vec<DeviceType>> for DeviceFilter {
+    fn from(device_types: Vec<DeviceType>) -> Self {
+        Self(device_types)
+    }
+}
+
+impl IntoIterator for DeviceFilter {
+    type Item = DeviceType;
+    type IntoIter = std::vec::IntoIter<DeviceType>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl core::ops::BitOr for DeviceType {
+    type Output = DeviceFilter;
+
+    fn bitor(self, other: Self) -> DeviceFilter {
+        DeviceFilter(vec![self, other])
+    }
+}
+
+impl core::ops::BitOr<DeviceType> for DeviceFilter {
+    type Output = DeviceFilter;
+
+    fn bitor(self, other: DeviceType) -> DeviceFilter {
+        self.with(other)
+    }
+}
+
+/// The devices [`Device::enumerate`] found; dereferences to `[Device]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Devices(Vec<Device>);
+
+impl Devices {
+    /// Every device with autodiff enabled.
+    #[cfg(feature = "autodiff")]
+    #[must_use]
+    pub fn autodiff(self) -> Self {
+        self.0.into_iter().map(Device::autodiff).collect()
+    }
+
+    /// Every device without autodiff.
+    #[cfg(feature = "autodiff")]
+    #[must_use]
+    pub fn without_autodiff(self) -> Self {
+        self.0.into_iter().map(Device::without_autodiff).collect()
+    }
+
+    /// [`Device::configure`] on every device, stopping at the first error
+    /// (the devices before it keep their settings).
+    pub fn configure(&mut self, config: impl Into<DeviceConfig>) -> Result<(), DeviceError> {
+        let config = config.into();
+        self.0
+            .iter_mut()
+            .try_for_each(|device| device.configure(config))
+    }
+
+    /// The devices as a `Vec`.
+    pub fn into_vec(self) -> Vec<Device> {
+        self.0
+    }
+}
+
+impl FromIterator<Device> for Devices {
+    fn from_iter<T: IntoIterator<Item = Device>>(devices: T) -> Self {
+        Self(devices.into_iter().collect())
+    }
+}
+
+impl IntoIterator for Devices {
+    type Item = Device;
+    type IntoIter = std::vec::IntoIter<Device>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl core::ops::Deref for Devices {
+    type Target = [Device];
+
+    fn deref(&self) -> &[Device] {
+        &self.0
+    }
+}
+
+impl Device {
+    /// Every device of the types in `filter` that this machine has, in the
+    /// filter's order: `Device::enumerate(DeviceType::Flex)`,
+    /// `Device::enumerate(DeviceType::Cuda | DeviceType::Flex)`.
+    ///
+    /// Flex lists its one device. The CubeCL runtimes list what CubeCL
+    /// finds, which starts the runtime's first device; a runtime whose
+    /// driver cannot be loaded lists nothing.
+    pub fn enumerate(filter: impl Into<DeviceFilter>) -> Devices {
+        #[allow(unused_mut)]
+        let mut devices = Vec::new();
+        #[allow(unreachable_code, unused_variables, clippy::never_loop)]
+        for device_type in filter.into() {
+            match device_type {
+                #[cfg(feature = "flex")]
+                DeviceType::Flex => devices.push(Self::flex()),
+                #[cfg(feature = "cuda")]
+                DeviceType::Cuda => devices.extend(Self::enumerate_cube(Self::cuda(0))),
+                #[cfg(feature = "rocm")]
+                DeviceType::Rocm => devices.extend(Self::enumerate_cube(Self::rocm(0))),
+                #[cfg(feature = "wgpu")]
+                DeviceType::Wgpu => {
+                    devices.extend(Self::enumerate_cube(Self::wgpu(DeviceKind::DefaultDevice)))
+                }
+                #[cfg(feature = "metal")]
+                DeviceType::Metal => {
+                    devices.extend(Self::enumerate_cube(Self::wgpu(DeviceKind::DefaultDevice)))
+                }
+                #[cfg(feature = "vulkan")]
+                DeviceType::Vulkan => {
+                    devices.extend(Self::enumerate_cube(Self::wgpu(DeviceKind::DefaultDevice)))
+                }
+                #[cfg(feature = "webgpu")]
+                DeviceType::WebGpu => {
+                    devices.extend(Self::enumerate_cube(Self::wgpu(DeviceKind::DefaultDevice)))
+                }
+                #[cfg(feature = "cpu")]
+                DeviceType::Cpu => devices.push(Self::cpu()),
+            }
+        }
+        Devices(devices)
+    }
+
+    #[cfg(any(feature = "cuda", feature = "rocm", feature = "wgpu"))]
+    fn enumerate_cube(probe: Self) -> Vec<Self> {
+        let DispatchDevice::Cube(probe) = probe.dispatch() else {
+            unreachable!("the probe is a CubeCL device")
+        };
+        burn_dispatch::devices::CubeDevice::enumerate(probe)
+            .into_iter()
+            .map(Self::cube)
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -565,9 +880,9 @@ mod tests {
             assert_eq!(wgpu("wgpu"), Device::wgpu(Default::default()));
             assert_eq!(
                 wgpu("wgpu:discrete:1"),
-                Device::wgpu(crate::WgpuDevice::DiscreteGpu(1))
+                Device::wgpu(DeviceKind::DiscreteGpu(1))
             );
-            assert_eq!(wgpu("WGPU:CPU"), Device::wgpu(crate::WgpuDevice::Cpu));
+            assert_eq!(wgpu("WGPU:CPU"), Device::wgpu(DeviceKind::Cpu));
         }
         #[cfg(not(feature = "wgpu"))]
         assert!(err("wgpu").contains("not an enabled backend"));

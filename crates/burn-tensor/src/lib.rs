@@ -42,6 +42,8 @@ pub mod device;
 pub mod tensor;
 
 pub use bridge::BridgeTensor;
+/// The error a backend reports when queued work fails or cannot be read back.
+pub use burn_backend::ExecutionError;
 /// Whether f32 matmul (and convolution) on the GPU devices may use TF32
 /// tensor cores: off by default (strict f32, as PyTorch); see
 /// `burn_cubecl::set_allow_tf32`. Named `burn::tensor::set_allow_tf32` in
@@ -55,15 +57,19 @@ pub use burn_dispatch::cube::{allow_tf32, set_allow_tf32};
 /// (`wgpu` feature).
 #[cfg(feature = "wgpu")]
 pub use burn_dispatch::devices::WgpuDevice;
-pub use device::{Device, DeviceConfig, DeviceError, DeviceSettings};
+pub use device::{
+    Device, DeviceConfig, DeviceError, DeviceFilter, DeviceIndex, DeviceKind, DeviceSettings,
+    DeviceType, Devices,
+};
 pub use tensor::slice::{AsIndex, BroadcastArgs, IntoSlice, ReshapeArgs, SliceArg};
 pub use tensor::{
-    Bool, Float, Int, Numeric, Tensor, TensorCreationOptions, TensorKind, activation, module,
+    Bool, Float, Int, Numeric, Tensor, TensorCreationOptions, TensorKind, TensorReadError,
+    activation, module,
 };
 #[cfg(feature = "autodiff")]
 pub use tensor::{Checkpointing, Gradients};
 
 pub use burn_std::{
-    BoolStore, DType, Distribution, Element, ElementConversion, Scalar, Shape, Slice, TensorData,
-    Tolerance, bf16, f16,
+    BoolStore, Bytes, DType, Distribution, Element, ElementConversion, Scalar, Shape, Slice,
+    TensorData, Tolerance, bf16, f16, flex32,
 };

@@ -1,28 +1,40 @@
-//! # burn-train: the Learner, metrics, checkpoints and the dashboard
+//! # burn-train: supervised training, evaluation, metrics and the dashboard
 //!
 //! Training a model is a loop of forward, backward, optimizer step, over
 //! epochs of batches, with validation, metrics, checkpoints and a way to
 //! stop. This crate owns that loop so a model only says what one step is:
 //!
 //! 1. implement [`TrainStep`] (forward, loss, backward → [`TrainOutput`])
-//!    and [`ValidStep`] (forward, loss) for the model;
-//! 2. configure a [`LearnerBuilder`]: metrics, checkpoints, epochs,
-//!    gradient accumulation, early stopping, resuming, the renderer;
-//! 3. [`build`](LearnerBuilder::build) it with the model, a
-//!    `ModuleOptimizer` and a learning rate scheduler, and
-//!    [`fit`](Learner::fit) it on two data loaders.
+//!    and [`InferenceStep`] (forward, loss) for the model;
+//! 2. bundle the model, a `ModuleOptimizer` and a learning rate scheduler
+//!    in a [`Learner`];
+//! 3. configure a [`SupervisedTraining`] with the two data loaders,
+//!    metrics, checkpoints, epochs, devices and renderer, and
+//!    [`launch`](SupervisedTraining::launch) it on the learner.
+//!
+//! A trained model is evaluated on test sets with an [`EvaluatorBuilder`].
+//! A loop of one's own plugs in as a [`SupervisedLearningStrategy`]
+//! (`TrainingStrategy::Custom`), reusing the metrics, checkpoints and
+//! dashboard.
 //!
 //! Everything a run writes goes under its experiment directory: metric logs
-//! (`train/epoch-{n}/{Metric}.log`, `train/epochs.log`, the same under
-//! `valid/`) and checkpoints (`checkpoint/{model,optim,scheduler}-{n}.bpk`,
-//! written by a [`FileCheckpointer`](checkpoint::FileCheckpointer) through the
-//! [`Checkpoint`](checkpoint::Checkpoint) trait).
+//! (`train/epoch-{n}/{Metric}.log`, the same under `valid/`), checkpoints
+//! (`checkpoint/{model,optim,scheduler}-{n}.bpk`) and the `log` records
+//! (`experiment.log`). Metrics are computed on a thread of their own (an
+//! [`AsyncProcessorTraining`]), so reading them back from the device does
+//! not hold up the next step.
+//!
+//! Failures do not panic: an error that stops a run (a metric that cannot
+//! read its input, a checkpoint that cannot be written) comes back in
+//! [`LearningResult::error`].
 //!
 //! ## What it must not depend on
 //!
 //! No backend crate: tensors come through `burn-tensor`, modules and data
 //! loaders through `burn-core`, optimizers through `burn-optim`. The
-//! dashboard's `ratatui` is optional (feature `tui`, default).
+//! dashboard's `ratatui` is optional (feature `tui`, default), and so is
+//! NVIDIA's management library behind `CudaMetric` (feature `sys-metrics`,
+//! default; loaded at run time, never linked).
 //!
 //! ## Example
 //!
@@ -32,89 +44,106 @@
 //! use burn::data::dataloader::{DataLoader, DataLoaderBuilder};
 //! use burn::data::dataset::InMemDataset;
 //! use burn::module::{Module, Param};
-//! use burn::tensor::{Device, Tensor};
-//! use burn_optim::SgdConfig;
-//! use burn_train::metric::LossMetric;
-//! use burn_train::renderer::TextRenderer;
-//! use burn_train::{LearnerBuilder, RegressionOutput, TrainOutput, TrainStep, ValidStep};
+//! use burn::tensor::activation::log_softmax;
+//! use burn::tensor::{Device, Int, Tensor};
+//! use burn_optim::AdamConfig;
+//! use burn_train::metric::{AccuracyMetric, LossMetric};
+//! use burn_train::renderer::CliMetricsRenderer;
+//! use burn_train::{
+//!     ClassificationOutput, InferenceStep, Learner, SupervisedTraining, TrainOutput, TrainStep,
+//! };
 //!
-//! /// y = w·x, to learn w = 2.
+//! /// Logistic regression on one feature: class 1 when x > 0.
 //! #[derive(Module, Debug)]
-//! struct Line {
-//!     w: Param<Tensor<1>>,
+//! struct Classifier {
+//!     w: Param<Tensor<2>>,
 //! }
 //!
-//! impl Line {
-//!     fn forward(&self, (x, y): (Tensor<2>, Tensor<2>)) -> RegressionOutput {
-//!         let output = x * self.w.val().unsqueeze();
-//!         let loss = (output.clone() - y.clone()).square().mean();
-//!         RegressionOutput::new(loss, output, y)
+//! type Batch = (Tensor<2>, Tensor<1, Int>);
+//!
+//! impl Classifier {
+//!     fn forward(&self, (x, targets): Batch) -> ClassificationOutput {
+//!         let logits = x.matmul(self.w.val()); // [batch, 2]
+//!         // Cross-entropy: −log softmax of the target column.
+//!         let picked = targets.clone().unsqueeze_dim::<2>(1);
+//!         let loss = -log_softmax(logits.clone(), 1).gather(1, picked).mean();
+//!         ClassificationOutput::new(loss, logits, targets)
 //!     }
 //! }
 //!
-//! impl TrainStep<(Tensor<2>, Tensor<2>), RegressionOutput> for Line {
-//!     fn step(&self, batch: (Tensor<2>, Tensor<2>)) -> TrainOutput<RegressionOutput> {
-//!         let output = self.forward(batch);
-//!         TrainOutput::new(self, output.loss.backward(), output)
+//! impl TrainStep for Classifier {
+//!     type Input = Batch;
+//!     type Output = ClassificationOutput;
+//!
+//!     fn step(&self, batch: Batch) -> TrainOutput<ClassificationOutput> {
+//!         let item = self.forward(batch);
+//!         TrainOutput::new(self, item.loss.backward(), item)
 //!     }
 //! }
 //!
-//! impl ValidStep<(Tensor<2>, Tensor<2>), RegressionOutput> for Line {
-//!     fn step(&self, batch: (Tensor<2>, Tensor<2>)) -> RegressionOutput {
+//! impl InferenceStep for Classifier {
+//!     type Input = Batch;
+//!     type Output = ClassificationOutput;
+//!
+//!     fn step(&self, batch: Batch) -> ClassificationOutput {
 //!         self.forward(batch)
 //!     }
 //! }
 //!
-//! let device = Device::flex();
-//! let points: Vec<f32> = (0..32).map(|i| i as f32 / 32.0).collect();
-//! let loader = |device: Device| -> Arc<dyn DataLoader<(Tensor<2>, Tensor<2>)>> {
+//! let loader = |xs: Vec<f32>| -> Arc<dyn DataLoader<Batch>> {
 //!     DataLoaderBuilder::new(|xs: Vec<f32>, device: &Device| {
+//!         let targets: Vec<i64> = xs.iter().map(|&x| i64::from(x > 0.0)).collect();
 //!         let x = Tensor::<1>::from_floats(xs.as_slice(), device).unsqueeze_dim::<2>(1);
-//!         (x.clone(), x * 2.0)
+//!         (x, Tensor::<1, Int>::from_data(targets.as_slice(), device))
 //!     })
 //!     .batch_size(8)
-//!     .set_device(device)
-//!     .build(InMemDataset::new(points.clone()))
+//!     .build(InMemDataset::new(xs))
 //! };
+//! let points = |offset: f32| (0..32).map(|i| (i as f32 - 15.5 + offset) / 8.0).collect();
 //!
+//! let device = Device::flex();
 //! let dir = std::env::temp_dir().join(format!("burn-train-lib-doc-{}", std::process::id()));
-//! let model = Line { w: Param::from_tensor(Tensor::zeros([1], &device)) };
-//! let learner = LearnerBuilder::new(&dir)
-//!     .metric_train_numeric(LossMetric::new())
-//!     .metric_valid_numeric(LossMetric::new())
-//!     .num_epochs(20)
-//!     .renderer(TextRenderer::new())
-//!     .build(model, SgdConfig::new().init(), 0.5);
-//! let result = learner.fit(loader(device.clone().autodiff()), loader(device))?;
+//! let model = Classifier { w: Param::from_tensor(Tensor::zeros([1, 2], &device)) };
+//! let result = SupervisedTraining::new(&dir, loader(points(0.0)), loader(points(0.25)))
+//!     .metrics((AccuracyMetric::new(), LossMetric::new()))
+//!     .num_epochs(8)
+//!     .renderer(Box::new(CliMetricsRenderer::new()))
+//!     .with_application_logger(None)
+//!     .launch(Learner::new(model, AdamConfig::new().init(), 0.1));
+//! assert!(result.error.is_none(), "{:?}", result.error);
 //!
-//! let w = result.model.w.val().into_scalar::<f32>();
-//! assert!((w - 2.0).abs() < 1e-2, "{w}");
-//! assert!(dir.join("valid/epoch-20/Loss.log").is_file());
+//! // The validation accuracy of the last epoch, from its log.
+//! let log = std::fs::read_to_string(dir.join("valid/epoch-8/Accuracy.log"))?;
+//! let last = log.lines().last().unwrap(); // "100,final"
+//! let accuracy: f64 = last.split(',').next().unwrap().parse()?;
+//! assert!(accuracy > 90.0, "{accuracy}");
 //! # std::fs::remove_dir_all(&dir)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! ## Map
-//! - [`learner`] holds [`LearnerBuilder`], [`Learner`], the step traits and
-//!   outputs, early stopping, [`TrainingInterrupter`].
-//! - [`metric`] holds the [`Metric`](metric::Metric) trait and the built-in
-//!   metrics.
-//! - [`checkpoint`] holds [`Checkpoint`](checkpoint::Checkpoint),
-//!   [`Checkpointer`](checkpoint::Checkpointer),
-//!   [`FileCheckpointer`](checkpoint::FileCheckpointer).
-//! - [`renderer`] holds [`MetricsRenderer`](renderer::MetricsRenderer), the
-//!   text renderer and the dashboard.
+//! - `learner` (flattened at the root): [`Learner`],
+//!   [`SupervisedTraining`], the step traits and outputs, the strategies,
+//!   early stopping, [`Interrupter`], [`LearnerSummary`].
+//! - `evaluator` (flattened at the root): [`EvaluatorBuilder`],
+//!   [`Evaluator`].
+//! - [`metric`]: the [`Metric`](metric::Metric) trait, the built-in
+//!   metrics, [`metric::state`] and [`metric::store`]; the event processors
+//!   ([`LearnerEvent`], [`EventProcessorTraining`], …) are at the root.
+//! - [`checkpoint`]: checkpointers and checkpointing strategies.
+//! - [`logger`]: metric loggers and progress loggers.
+//! - [`renderer`]: the renderer traits, the text renderer and the
+//!   dashboard.
 
 extern crate burn_core as burn;
 
 pub mod checkpoint;
-pub mod learner;
+mod evaluator;
+mod learner;
+pub mod logger;
 pub mod metric;
 pub mod renderer;
 
-pub use learner::{
-    ClassificationOutput, Direction, EarlyStoppingStrategy, Learner, LearnerBuilder, LearnerError,
-    MetricEarlyStoppingStrategy, MetricHistory, RegressionOutput, StoppingCondition, TrainOutput,
-    TrainStep, TrainingInterrupter, TrainingResult, ValidStep,
-};
-pub use renderer::Split;
+pub use evaluator::*;
+pub use learner::*;
+pub use metric::processor::*;

@@ -42,8 +42,9 @@
 //!   with it needs a network; `flex` is the CPU backend that needs nothing.
 //! - `optim` (default): optimizers, learning rate schedulers, gradient
 //!   clipping and their records (implies `autodiff`).
-//! - `train`: the training loop (`burn::train`), implies `optim`; `tui`
-//!   adds its terminal dashboard.
+//! - `train`: training and evaluation (`burn::train`), implies `optim`;
+//!   `tui` adds its terminal dashboard, `metrics` the CPU, memory and GPU
+//!   metrics.
 //! - `store`: `burn::store` gains the snapshot tooling of `burn-store`
 //!   (`ModuleSnapshot`, `BurnpackStore`, `SafetensorsStore`, filters, key
 //!   remapping, adapters).
@@ -143,8 +144,8 @@
 //!   batchers and data loaders (`data::dataloader`).
 //! - `nn` (`std`): layers (`Linear`, `Embedding`, norms, …), activation
 //!   modules, `nn::loss`, `Initializer`.
-//! - `train` (`train`): `Learner`, `LearnerBuilder`, metrics, checkpoints
-//!   and renderers (the ratatui dashboard with `tui`).
+//! - `train` (`train`): `Learner`, `SupervisedTraining`, `EvaluatorBuilder`,
+//!   metrics, checkpoints and renderers (the ratatui dashboard with `tui`).
 //! - `optim`, `lr_scheduler`, `grad_clipping` (`optim`): optimizers and
 //!   `ModuleOptimizer`, `GradientsParams`, learning rate schedulers,
 //!   `GradientClipping`, `OptimizerRecord` / `LrSchedulerRecord`.
@@ -154,6 +155,25 @@
 pub mod tensor {
     pub use burn_tensor::*;
 }
+
+/// `burn::Tensor`, as `burn::tensor::Tensor`.
+pub use burn_tensor::Tensor;
+
+/// Serde, re-exported so that user code can derive its traits through
+/// `burn::serde` (as `#[derive(Config)]` needs them) without its own
+/// dependency.
+pub use serde;
+
+/// The run-time configuration read from `burn.toml` (see
+/// [`BurnConfig`]): parsed and handed out, but no subsystem of this
+/// workspace acts on it yet (no fusion or remote backend, no autodiff
+/// logging).
+#[cfg(feature = "std")]
+pub use burn_std::config::{BurnConfig, config as runtime_config};
+
+/// `burn::empty!(MyType)`: `Module` for a constant type (see the macro).
+#[cfg(feature = "std")]
+pub use burn_core::empty;
 
 /// The backend contract (`Backend` and the ops traits).
 pub mod backend {
@@ -233,24 +253,28 @@ pub mod lr_scheduler {
 /// Gradient clipping.
 #[cfg(feature = "optim")]
 pub mod grad_clipping {
-    pub use burn_optim::GradientClipping;
+    pub use burn_optim::grad_clipping::*;
 }
 
-/// Training: `Learner` and its builder, metrics, checkpoints, renderers
-/// (`burn-train`).
+/// Training: `Learner`, `SupervisedTraining`, evaluation, metrics,
+/// checkpoints, renderers (`burn-train`).
 #[cfg(feature = "train")]
 pub mod train {
     pub use burn_train::*;
 }
 
-/// The types most programs use.
+/// The types most programs use, and (as in Burn) the [`nn`] module.
 pub mod prelude {
     pub use burn_tensor::{
-        Bool, DType, Device, DeviceConfig, Distribution, ElementConversion, Float, Int, Shape,
-        Tensor, TensorData, Tolerance, s,
+        Bool, DType, Device, DeviceConfig, DeviceIndex, DeviceKind, Distribution,
+        ElementConversion, Float, Int, Shape, SliceArg, Tensor, TensorData, Tolerance, s,
     };
 
     /// The traits and their derives.
     #[cfg(feature = "std")]
     pub use burn_core::{config::Config, module::Module};
+
+    /// `nn::Linear`, `nn::conv::Conv2d`, … with only the prelude imported.
+    #[cfg(feature = "std")]
+    pub use crate::nn;
 }

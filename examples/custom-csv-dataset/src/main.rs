@@ -46,13 +46,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/iris.csv");
     let rows: InMemDataset<IrisRow> = InMemDataset::from_csv(path, &csv::ReaderBuilder::new())?;
     println!("{} rows read from {path}", rows.len());
+    // `get` and `iter` give `Result`s: a dataset may fail to produce an item.
     for row in rows.iter().step_by(50) {
-        println!("  {row:?}");
+        println!("  {:?}", row?);
     }
 
     let items = MapperDataset::new(rows, to_item);
-    let mean_petal_length =
-        items.iter().map(|item| item.features[2]).sum::<f32>() / items.len() as f32;
+    let petal_lengths = items
+        .iter()
+        .map(|item| item.map(|item| item.features[2]))
+        .collect::<Result<Vec<f32>, _>>()?;
+    let mean_petal_length = petal_lengths.iter().sum::<f32>() / items.len() as f32;
     println!("mean petal length: {mean_petal_length:.2} cm");
 
     // The same seed gives the same split on every run and machine.
@@ -60,11 +64,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for (name, part) in [("train", &train), ("valid", &valid)] {
         let mut counts = [0usize; 3];
         for item in part.iter() {
-            counts[item.label] += 1;
+            counts[item?.label] += 1;
         }
         println!("{name}: {} items, per species {counts:?}", part.len());
     }
-    let first = valid.get(0).expect("the validation part is not empty");
+    let first = valid.get(0)?;
     println!(
         "first validation item: {first:?} ({})",
         SPECIES[first.label]

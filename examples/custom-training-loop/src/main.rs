@@ -1,4 +1,4 @@
-//! `cargo run --release -p custom-training-loop`: the loop the `Learner`
+//! `cargo run --release -p custom-training-loop`: the loop `SupervisedTraining`
 //! runs, written out by hand: for each batch, forward, loss, backward,
 //! gradients keyed by parameter, optimizer step; then validation on a
 //! `valid()` snapshot. The data is the 8×8 UCI digits shipped with
@@ -107,6 +107,9 @@ fn main() {
     for epoch in 1..=15 {
         let (mut loss_sum, mut correct, mut seen) = (0.0, 0, 0);
         for batch in train.iter() {
+            // A batch is `Err` when the dataset fails to produce an item;
+            // these are in memory, so they cannot.
+            let batch = batch.expect("an in-memory batch loads");
             let n = batch.targets.dims()[0];
             let (loss, hits) = evaluate(&model, batch);
             // Gradients of the loss, keyed by parameter, then one update.
@@ -121,6 +124,7 @@ fn main() {
         let snapshot = model.valid();
         let (mut valid_correct, mut valid_seen) = (0, 0);
         for batch in test.iter() {
+            let batch = batch.expect("an in-memory batch loads");
             valid_seen += batch.targets.dims()[0];
             valid_correct += evaluate(&snapshot, batch).1;
         }

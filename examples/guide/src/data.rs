@@ -72,20 +72,22 @@ const DIGITS_STD: f32 = 0.376;
 fn collect<I>(
     dataset: &impl Dataset<I>,
     convert: impl Fn(I) -> ImageItem,
-) -> InMemDataset<ImageItem> {
-    InMemDataset::new(
-        (0..dataset.len())
-            .filter_map(|i| dataset.get(i))
-            .map(convert)
-            .collect(),
-    )
+) -> Result<InMemDataset<ImageItem>, String> {
+    let items = dataset
+        .iter()
+        .map(|item| item.map(&convert))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    Ok(InMemDataset::new(items))
 }
 
 // ANCHOR: mnist
 /// MNIST, or the reason it cannot be read or downloaded.
 pub fn mnist() -> Result<Images, String> {
-    let train = MnistDataset::train().map_err(|e| e.to_string())?;
-    let test = MnistDataset::test().map_err(|e| e.to_string())?;
+    // `train()` / `test()` panic when the files cannot be had; the `try_`
+    // forms return the reason, which `main` prints before falling back.
+    let train = MnistDataset::try_train().map_err(|e| e.to_string())?;
+    let test = MnistDataset::try_test().map_err(|e| e.to_string())?;
     let convert = |item: burn::data::dataset::vision::MnistItem| ImageItem {
         pixels: item
             .image
@@ -97,8 +99,8 @@ pub fn mnist() -> Result<Images, String> {
     };
     Ok(Images {
         source: Source::Mnist,
-        train: collect(&train, convert),
-        test: collect(&test, convert),
+        train: collect(&train, convert)?,
+        test: collect(&test, convert)?,
     })
 }
 // ANCHOR_END: mnist
@@ -117,8 +119,8 @@ pub fn digits() -> Images {
     };
     Images {
         source: Source::Digits,
-        train: collect(&DigitsDataset::train(), convert),
-        test: collect(&DigitsDataset::test(), convert),
+        train: collect(&DigitsDataset::train(), convert).expect("the digits ship in memory"),
+        test: collect(&DigitsDataset::test(), convert).expect("the digits ship in memory"),
     }
 }
 // ANCHOR_END: digits

@@ -32,6 +32,8 @@ pub fn evaluate(
         .build(dataset.clone());
     let mut correct = 0;
     for batch in loader.iter() {
+        // In-memory items cannot fail to load.
+        let batch = batch.expect("an in-memory batch loads");
         let predicted = model.forward(batch.images).argmax(1).flatten::<1>(0, 1);
         correct += predicted
             .equal(batch.targets)

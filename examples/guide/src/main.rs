@@ -126,41 +126,41 @@ fn main() -> ExitCode {
     println!("Artifacts: {}", options.artifacts.display());
 
     let started = Instant::now();
-    let result = match training::train(
+    let times = training::EpochTimes::default();
+    let result = training::train(
         &options.artifacts,
         &config,
         &images,
         &device,
         options.display,
         options.resume,
-    ) {
-        Ok(result) => result,
-        Err(error) => {
-            eprintln!("error: training failed: {error}");
-            return ExitCode::FAILURE;
-        }
-    };
+        times.clone(),
+    );
+    if let Some(error) = &result.error {
+        eprintln!("error: training failed: {error}");
+        return ExitCode::FAILURE;
+    }
     let seconds = started.elapsed().as_secs_f64();
-    if result.interrupted {
+    let times = times.lock().expect("the timer's lock").clone();
+    let last_epoch = times.last().map_or(0, |&(epoch, _, _)| epoch);
+    if let Some(interruption) = &result.interrupted {
         println!(
-            "Training stopped by request after {} complete epoch(s); their checkpoints are in {}",
-            result.last_epoch,
+            "Training stopped ({}) in epoch {last_epoch}; the checkpoints of the finished epochs are in {}",
+            interruption.reason.as_deref().unwrap_or("by request"),
             options.artifacts.join("checkpoint").display()
         );
     } else {
-        let run = result.train_times.len();
         println!(
-            "Training done: {run} epoch(s) run, up to epoch {}, in {seconds:.1} s",
-            result.last_epoch
+            "Training done: {} epoch(s) run, up to epoch {last_epoch}, in {seconds:.1} s",
+            times.len()
         );
     }
-    for &(epoch, secs, items) in &result.train_times {
+    for &(epoch, secs, items) in &times {
         println!(
             "  epoch {epoch}: {secs:.2} s, {:.0} images/s",
             items as f64 / secs
         );
     }
-    print!("{}", result.summary());
 
     // ANCHOR: save
     let model_path = training::model_path(&options.artifacts);

@@ -8,7 +8,7 @@ use burn::nn::{
     Linear, LinearConfig, MaxPool2d, MaxPool2dConfig, PaddingConfig2d, Relu,
 };
 use burn::prelude::*;
-use burn::train::{ClassificationOutput, TrainOutput, TrainStep, ValidStep};
+use burn::train::{ClassificationOutput, InferenceStep, TrainOutput, TrainStep};
 // ANCHOR_END: imports
 
 use crate::data::ImageBatch;
@@ -97,14 +97,20 @@ impl Model {
 // ANCHOR_END: forward
 
 // ANCHOR: steps
-impl TrainStep<ImageBatch, ClassificationOutput> for Model {
+impl TrainStep for Model {
+    type Input = ImageBatch;
+    type Output = ClassificationOutput;
+
     fn step(&self, batch: ImageBatch) -> TrainOutput<ClassificationOutput> {
         let item = self.forward_classification(batch);
         TrainOutput::new(self, item.loss.backward(), item)
     }
 }
 
-impl ValidStep<ImageBatch, ClassificationOutput> for Model {
+impl InferenceStep for Model {
+    type Input = ImageBatch;
+    type Output = ClassificationOutput;
+
     fn step(&self, batch: ImageBatch) -> ClassificationOutput {
         self.forward_classification(batch)
     }

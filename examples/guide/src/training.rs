@@ -1,15 +1,19 @@
-//! Training with the Learner.
+//! Training with `SupervisedTraining`.
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
-use burn::data::dataloader::DataLoaderBuilder;
+use burn::data::dataloader::{DataLoaderBuilder, Progress};
 use burn::optim::AdamConfig;
 use burn::prelude::*;
+use burn::train::logger::TrainingProgressLogger;
 use burn::train::metric::{
     AccuracyMetric, CpuMemory, CpuUse, IterationSpeedMetric, LearningRateMetric, LossMetric,
 };
-use burn::train::renderer::TextRenderer;
-use burn::train::{LearnerBuilder, LearnerError, TrainingResult};
+use burn::train::renderer::CliMetricsRenderer;
+use burn::train::renderer::tui::TuiMetricsRendererWrapper;
+use burn::train::{ExecutionStrategy, Learner, LearningResult, SupervisedTraining};
 
 use crate::data::{ImageBatcher, Images};
 use crate::model::{Model, ModelConfig};
@@ -51,8 +55,66 @@ pub enum Display {
     Text,
 }
 
+/// How long each training pass took: `(epoch, seconds, images)`.
+pub type EpochTimes = Arc<Mutex<Vec<(usize, f64, usize)>>>;
+
+// ANCHOR: timer
+/// A progress logger that times the training pass of each epoch.
+#[derive(Default)]
+pub struct EpochTimer {
+    times: EpochTimes,
+    epoch: usize,
+    started: Option<Instant>,
+}
+
+impl EpochTimer {
+    /// A timer writing its times to `times`.
+    pub fn new(times: EpochTimes) -> Self {
+        Self {
+            times,
+            ..Self::default()
+        }
+    }
+}
+
+impl TrainingProgressLogger for EpochTimer {
+    fn start(
+        &mut self,
+        _total: usize,
+        starting_epoch: usize,
+        _items: Option<usize>,
+        _label: Option<&str>,
+    ) {
+        self.epoch = starting_epoch;
+    }
+
+    fn update_epoch(&mut self, epoch: usize) {
+        self.epoch = epoch + 1;
+    }
+
+    fn start_split(&mut self, split: &str, _progress: &Progress) {
+        self.started = (split == "train").then(Instant::now);
+    }
+
+    fn update_split(&mut self, _progress: &Progress) {}
+
+    fn end_split(&mut self, progress: &Progress) {
+        if let Some(started) = self.started.take() {
+            let seconds = started.elapsed().as_secs_f64();
+            let entry = (self.epoch, seconds, progress.items_processed);
+            self.times.lock().expect("the timer's lock").push(entry);
+        }
+    }
+
+    fn end(&mut self) {}
+
+    fn log_event_training(&mut self, _event: String) {}
+}
+// ANCHOR_END: timer
+
 /// Trains a model on `images`, writing logs and checkpoints under
-/// `artifacts`; resumes from the checkpoint of `resume` if given.
+/// `artifacts`; resumes from the checkpoint of `resume` if given. The time
+/// of each training pass goes to `times`.
 pub fn train(
     artifacts: &Path,
     config: &TrainingConfig,
@@ -60,7 +122,8 @@ pub fn train(
     device: &Device,
     display: Display,
     resume: Option<usize>,
-) -> Result<TrainingResult<Model>, LearnerError> {
+    times: EpochTimes,
+) -> LearningResult<Model> {
     if resume.is_none() {
         // A fresh run starts from an empty directory: no stale logs or
         // checkpoints from an earlier run.
@@ -86,39 +149,41 @@ pub fn train(
     // ANCHOR_END: loaders
 
     // ANCHOR: builder
-    let mut builder = LearnerBuilder::new(artifacts)
-        .metric_train_numeric(AccuracyMetric::new())
-        .metric_valid_numeric(AccuracyMetric::new())
-        .metric_train_numeric(LossMetric::new())
-        .metric_valid_numeric(LossMetric::new())
+    let mut training = SupervisedTraining::new(artifacts, train_loader, valid_loader)
+        .metrics((AccuracyMetric::new(), LossMetric::new()))
         .metric_train_numeric(LearningRateMetric::new())
         .metric_train_numeric(IterationSpeedMetric::new())
         .metric_train_numeric(CpuUse::new())
         .metric_train_numeric(CpuMemory::new())
-        .with_file_checkpointer(2)
-        .devices(vec![device.clone()])
-        .num_epochs(config.num_epochs);
+        .with_default_checkpointers()
+        .with_training_strategy(ExecutionStrategy::single(device.clone()).into())
+        .with_progress_logger(EpochTimer::new(times))
+        .num_epochs(config.num_epochs)
+        .summary();
     if let Some(epoch) = resume {
-        builder = builder.checkpoint(epoch);
+        training = training.checkpoint(epoch);
     }
     // ANCHOR_END: builder
     // ANCHOR: renderer
-    builder = match display {
-        Display::Auto => builder,
+    training = match display {
+        Display::Auto => training,
         Display::Dashboard => {
-            let interrupter = builder.interrupter();
-            builder.renderer(burn::train::renderer::TuiRenderer::new(interrupter))
+            let interrupter = training.interrupter();
+            training.renderer(Box::new(TuiMetricsRendererWrapper::new(
+                interrupter,
+                resume,
+            )))
         }
-        Display::Text => builder.renderer(TextRenderer::new()),
+        Display::Text => training.renderer(Box::new(CliMetricsRenderer::new())),
     };
     // ANCHOR_END: renderer
     // ANCHOR: fit
-    let learner = builder.build(
+    let learner = Learner::new(
         config.model.init(device),
         config.optimizer.init(),
         config.learning_rate,
     );
-    learner.fit(train_loader, valid_loader)
+    training.launch(learner)
     // ANCHOR_END: fit
 }
 

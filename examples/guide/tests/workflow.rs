@@ -17,9 +17,19 @@ fn two_epochs_learn_and_the_saved_model_predicts_the_same() {
     let device = Device::flex();
     let config = TrainingConfig::new(ModelConfig::new(), AdamConfig::new()).with_num_epochs(2);
 
-    let result =
-        training::train(&artifacts, &config, &images, &device, Display::Text, None).unwrap();
-    assert_eq!(result.last_epoch, 2);
+    let times = training::EpochTimes::default();
+    let result = training::train(
+        &artifacts,
+        &config,
+        &images,
+        &device,
+        Display::Text,
+        None,
+        times.clone(),
+    );
+    assert!(result.error.is_none(), "{:?}", result.error);
+    let epochs: Vec<usize> = times.lock().unwrap().iter().map(|t| t.0).collect();
+    assert_eq!(epochs, [1, 2]);
     let (correct, total) = inference::evaluate(&result.model, &images.test, 8, &device);
     // Chance is 10 %; two epochs reach about 97 % (92 % after one).
     assert!(correct * 100 > total * 90, "{correct}/{total}");

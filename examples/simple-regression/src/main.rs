@@ -1,5 +1,5 @@
 //! `cargo run --release -p simple-regression`: fits a small MLP to
-//! `y = 3·x₀ − 2·x₁ + x₂·x₃ + 0.5 + noise` with the Learner, then prints a
+//! `y = 3·x₀ − 2·x₁ + x₂·x₃ + 0.5 + noise` with `SupervisedTraining`, then prints a
 //! few predictions beside their targets.
 //!
 //! The data is generated from a fixed seed, so the example needs no
@@ -14,7 +14,10 @@ use burn::nn::{Linear, LinearConfig, Relu};
 use burn::optim::AdamConfig;
 use burn::prelude::*;
 use burn::train::metric::LossMetric;
-use burn::train::{LearnerBuilder, RegressionOutput, TrainOutput, TrainStep, ValidStep};
+use burn::train::{
+    EvaluatorBuilder, InferenceStep, Learner, RegressionOutput, SupervisedTraining, TrainOutput,
+    TrainStep,
+};
 
 const FEATURES: usize = 4;
 
@@ -90,14 +93,20 @@ impl Regressor {
     }
 }
 
-impl TrainStep<Batch, RegressionOutput> for Regressor {
+impl TrainStep for Regressor {
+    type Input = Batch;
+    type Output = RegressionOutput;
+
     fn step(&self, batch: Batch) -> TrainOutput<RegressionOutput> {
         let output = self.forward_regression(batch);
         TrainOutput::new(self, output.loss.backward(), output)
     }
 }
 
-impl ValidStep<Batch, RegressionOutput> for Regressor {
+impl InferenceStep for Regressor {
+    type Input = Batch;
+    type Output = RegressionOutput;
+
     fn step(&self, batch: Batch) -> RegressionOutput {
         self.forward_regression(batch)
     }
@@ -112,22 +121,39 @@ fn main() {
         "Fitting y = 3·x0 − 2·x1 + x2·x3 + 0.5 (+ noise of std 0.05) on 4,000 synthetic samples"
     );
 
-    let learner = LearnerBuilder::new(&artifacts)
-        .metric_train_numeric(LossMetric::new())
-        .metric_valid_numeric(LossMetric::new())
-        .with_file_checkpointer(1)
-        .devices(vec![device.clone()])
-        .num_epochs(30)
-        .build(Regressor::new(&device), AdamConfig::new().init(), 5e-3);
-    let result = learner
-        .fit(
-            loader(samples(4000, 1), Some(2)),
-            loader(samples(500, 3), None),
-        )
-        .unwrap_or_else(|error| panic!("training failed: {error}"));
-    print!("{}", result.summary());
+    let valid = samples(500, 3);
+    let result = SupervisedTraining::new(
+        &artifacts,
+        loader(samples(4000, 1), Some(2)),
+        loader(valid.clone(), None),
+    )
+    .metric_train_numeric(LossMetric::new())
+    .metric_valid_numeric(LossMetric::new())
+    .with_default_checkpointers()
+    .num_epochs(30)
+    .summary()
+    .launch(Learner::new(
+        Regressor::new(&device),
+        AdamConfig::new().init(),
+        5e-3,
+    ));
+    if let Some(error) = result.error {
+        panic!("training failed: {error}");
+    }
 
-    let model = result.model.valid();
+    // ANCHOR: evaluate
+    // The trained model on 500 samples it has never seen, on the same screen.
+    let evaluation = EvaluatorBuilder::new(&artifacts)
+        .metric_numeric(LossMetric::new())
+        .renderer(result.renderer)
+        .build(result.model.clone())
+        .eval("unseen", loader(samples(500, 5), None));
+    // ANCHOR_END: evaluate
+    if let Some(error) = evaluation.error {
+        panic!("evaluation failed: {error}");
+    }
+
+    let model = result.model;
     let test = samples(5, 4);
     println!("Predictions on new points:");
     for sample in &test {
@@ -138,8 +164,15 @@ fn main() {
             sample.x, sample.y
         );
     }
-    let valid = result.history.series(burn::train::Split::Valid, "Loss");
-    let last = valid.last().map_or(f64::NAN, |&(_, loss)| loss);
-    println!("Final validation MSE: {last:.4} (the noise alone gives about 0.0025)");
+    // The trained model's mean squared error over the validation samples.
+    let (mut x, mut y) = (Vec::new(), Vec::new());
+    for batch in loader(valid, None).iter() {
+        let (xs, ys) = batch.expect("the in-memory validation samples are always readable");
+        x.push(xs);
+        y.push(ys);
+    }
+    let error = model.forward(Tensor::cat(x, 0)) - Tensor::cat(y, 0);
+    let mse = error.square().mean().into_scalar::<f32>();
+    println!("Final validation MSE: {mse:.4} (the noise alone gives about 0.0025)");
     println!("Logs and checkpoints: {}", artifacts.display());
 }

@@ -12,7 +12,7 @@ use crate::common::*;
 /// Deterministic inputs (no RNG, so both devices see the same values).
 fn input(rows: usize, cols: usize, phase: f64, device: &Device) -> Tensor<2> {
     let values: Vec<FloatElem> = (0..rows * cols)
-        .map(|k| (0.1 * (k as f64 * 0.37 + phase).sin()) as FloatElem)
+        .map(|k| FloatElem::from_f64(0.1 * (k as f64 * 0.37 + phase).sin()))
         .collect();
     Tensor::from_data(TensorData::new(values, [rows, cols]), device)
 }

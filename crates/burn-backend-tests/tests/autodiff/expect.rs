@@ -26,7 +26,7 @@ pub fn devices() -> [Device; 2] {
 /// `sum(w * output)` with `w = 1, 2, …, n` in row-major order (a constant).
 pub fn weighted_sum<const D: usize>(output: Tensor<D>) -> Tensor<1> {
     let n = output.num_elements();
-    let weights: Vec<FloatElem> = (1..=n).map(|k| k as FloatElem).collect();
+    let weights: Vec<FloatElem> = (1..=n).map(|k| FloatElem::from_f64(k as f64)).collect();
     let weights =
         Tensor::<D>::from_data(TensorData::new(weights, output.shape()), &output.device());
     (output * weights).sum()

@@ -1,11 +1,23 @@
 //! Every differentiable op against central differences (`common/gradcheck.rs`):
 //! the float ops with a recorded derivative (burn-autodiff `ops/float.rs`)
 //! and the composites that inherit theirs from default bodies (narrow,
-//! swap_dims, clamp, powi, max_pair, tril, topk, the activations, embedding).
+//! swap_dims, clamp, powi, max_pair, tril, topk, the activations, embedding),
+//! then the module ops (convolutions, unfold, pooling, interpolation and
+//! attention).
+//!
+//! `tests/autodiff.rs` alone runs this module: the checker computes in f64
+//! whatever the executable's `FloatElem`, so the other precisions would
+//! repeat the same computation.
 //!
 //! Inputs sit away from kinks and ties (no element of `relu` at 0, no equal
 //! maxima, no `round` at a half), inside each op's domain, and binary ops
 //! are also checked with both operands broadcast (`[2, 1]` with `[1, 3]`).
+
+use burn::tensor::module::{
+    AttentionOptions, ConvOptions, ConvTransposeOptions, InterpolateMode, InterpolateOptions,
+    UnfoldOptions, adaptive_avg_pool2d, attention, avg_pool2d, conv_transpose2d, conv2d, conv3d,
+    interpolate, max_pool2d, unfold4d,
+};
 
 use crate::common::gradcheck::{GradCheck, constant, f64_supported, gradcheck};
 use crate::common::*;
@@ -396,9 +408,8 @@ fn select_and_select_assign() {
 
 #[test]
 fn embedding() {
-    // The default `embedding` body (select rows, reshape to [batch, seq, d]),
-    // written with the public ops it is made of: `embedding` itself is a
-    // module op the tensor API does not expose.
+    // The backend's `embedding` (by default a row select and a reshape),
+    // with repeated indices so the gradient rows accumulate.
     let weights = TensorData::from([
         [0.3, -1.2, 0.75],
         [1.6, -0.45, 2.1],
@@ -407,8 +418,7 @@ fn embedding() {
     ]);
     gradcheck(&[weights], |t: &[Tensor<2>]| {
         let indices = Tensor::<2, Int>::from_data([[3i64, 0, 3], [1, 1, 2]], &t[0].device());
-        let flat = indices.reshape([6]);
-        t[0].clone().select(0, flat).reshape([2, 3, 3])
+        burn::tensor::module::embedding(t[0].clone(), indices)
     });
 }
 
@@ -592,4 +602,132 @@ fn the_checker_catches_a_wrong_gradient() {
         .or_else(|| caught.downcast_ref::<&str>().copied())
         .unwrap_or_default();
     assert!(message.contains("analytic"), "unexpected panic: {message}");
+}
+
+// ---------------------------------------------------------------- module ops
+// Moved here from `conv.rs` and `module_ops.rs` (which check the same ops
+// against PyTorch), so that every central-difference check sits in the one
+// module that only `tests/autodiff.rs` runs.
+
+/// Element `i` (row-major) is `(((i * 67) % 149) * 0.07 - 5) * scale`, the
+/// `ramp` of `conv.rs` and `module_ops.rs`.
+fn ramp_values(n: usize, scale: f64) -> Vec<f64> {
+    (0..n)
+        .map(|i| (((i * 67) % 149) as f64 * 0.07 - 5.0) * scale)
+        .collect()
+}
+
+fn ramp_data<const D: usize>(shape: [usize; D], scale: f64) -> TensorData {
+    TensorData::new(ramp_values(shape.iter().product(), scale), shape)
+}
+
+/// Inputs for `gradcheck`: x, the weight, and the bias written at rank `D`.
+fn gradcheck_inputs(x: &[usize], weight: &[usize], channels: usize) -> [TensorData; 3] {
+    let data = |shape: &[usize], scale: f64| {
+        TensorData::new(ramp_values(shape.iter().product(), scale), shape.to_vec())
+    };
+    let mut bias_shape = vec![1; x.len()];
+    bias_shape[x.len() - 1] = channels;
+    [data(x, 0.3), data(weight, 0.2), data(&bias_shape, 0.5)]
+}
+
+#[test]
+fn conv2d_gradients_match_central_differences() {
+    let options = ConvOptions::new([2, 1], [1, 2], [1, 2], 2);
+    GradCheck::new().check(
+        &gradcheck_inputs(&[2, 4, 5, 4], &[4, 2, 2, 3], 4),
+        |t: &[Tensor<4>]| {
+            let bias = t[2].clone().reshape([4]);
+            conv2d(t[0].clone(), t[1].clone(), Some(bias), options)
+        },
+    );
+}
+
+#[test]
+fn conv_transpose2d_gradients_match_central_differences() {
+    let options = ConvTransposeOptions::new([2, 3], [1, 0], [1, 2], [1, 1], 2);
+    GradCheck::new().check(
+        &gradcheck_inputs(&[1, 4, 3, 3], &[4, 3, 2, 3], 6),
+        |t: &[Tensor<4>]| {
+            let bias = t[2].clone().reshape([6]);
+            conv_transpose2d(t[0].clone(), t[1].clone(), Some(bias), options)
+        },
+    );
+}
+
+#[test]
+fn conv3d_gradients_match_central_differences() {
+    let options = ConvOptions::new([1, 2, 1], [0, 1, 1], [2, 1, 1], 1);
+    GradCheck::new().check(
+        &gradcheck_inputs(&[1, 2, 4, 3, 3], &[2, 2, 2, 2, 2], 2),
+        |t: &[Tensor<5>]| {
+            let bias = t[2].clone().reshape([2]);
+            conv3d(t[0].clone(), t[1].clone(), Some(bias), options)
+        },
+    );
+}
+
+#[test]
+fn unfold4d_gradient_matches_central_differences() {
+    let options = UnfoldOptions::new([1, 2], [1, 1], [2, 1]);
+    GradCheck::new().check(
+        &[TensorData::new(
+            ramp_values(2 * 3 * 5 * 4, 0.3),
+            [2, 3, 5, 4],
+        )],
+        |t: &[Tensor<4>]| {
+            // Weighted so each column's gradient differs.
+            let w = constant::<3>(TensorData::new(ramp_values(2 * 12 * 15, 1.0), [2, 12, 15]));
+            unfold4d(t[0].clone(), [2, 2], options) * w
+        },
+    );
+}
+
+#[test]
+fn pooling_gradients_match_central_differences() {
+    let x = [ramp_data([1, 2, 6, 7], 1.0)];
+    gradcheck(&x, |t: &[Tensor<4>]| {
+        max_pool2d(t[0].clone(), [3, 2], [2, 1], [1, 1], [1, 2], true)
+    });
+    gradcheck(&x, |t: &[Tensor<4>]| {
+        avg_pool2d(t[0].clone(), [3, 3], [2, 2], [1, 1], false, true)
+    });
+    gradcheck(&x, |t: &[Tensor<4>]| {
+        adaptive_avg_pool2d(t[0].clone(), [4, 3])
+    });
+}
+
+#[test]
+fn interpolate_gradients_match_central_differences() {
+    let x = [ramp_data([1, 2, 4, 5], 1.0)];
+    for mode in [
+        InterpolateMode::Nearest,
+        InterpolateMode::Bilinear,
+        InterpolateMode::Bicubic,
+    ] {
+        for align in [false, true] {
+            let options = InterpolateOptions::new(mode).with_align_corners(align);
+            gradcheck(&x, |t: &[Tensor<4>]| {
+                interpolate(t[0].clone(), [7, 3], options)
+            });
+        }
+    }
+}
+
+#[test]
+fn attention_gradients_match_central_differences() {
+    let inputs = [
+        ramp_data([1, 2, 4, 3], 0.3),
+        ramp_data([1, 2, 4, 3], 0.25),
+        ramp_data([1, 2, 4, 3], 0.5),
+    ];
+    let options = AttentionOptions {
+        scale: None,
+        is_causal: true,
+    };
+    GradCheck::new()
+        .tolerance(1e-5, 1e-6)
+        .check(&inputs, |t: &[Tensor<4>]| {
+            attention(t[0].clone(), t[1].clone(), t[2].clone(), None, options)
+        });
 }

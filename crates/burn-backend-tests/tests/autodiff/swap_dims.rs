@@ -6,7 +6,7 @@ use super::expect::*;
 use crate::common::*;
 
 fn input(device: &burn::tensor::Device) -> Tensor<3> {
-    let values: Vec<FloatElem> = (0..24).map(|v| v as FloatElem).collect();
+    let values: Vec<FloatElem> = (0..24).map(|v| FloatElem::from_f64(f64::from(v))).collect();
     Tensor::<3>::from_data(TensorData::new(values, [2, 3, 4]), device)
 }
 

@@ -1,6 +1,9 @@
 //! The registry of the autodiff suite: one module per op under
-//! `tests/autodiff/<op>.rs`. `tests/autodiff.rs` includes this file as its
-//! `autodiff` module, so test names read `autodiff::mul::…`.
+//! `tests/autodiff/<op>.rs`. Each autodiff executable (`tests/autodiff.rs`,
+//! `autodiff_f64.rs`, …) includes this file as its `autodiff` module, so
+//! test names read `autodiff::mul::…`. The finite-difference checks,
+//! `tests/autodiff/gradcheck.rs`, are registered by `tests/autodiff.rs`
+//! alone (`gradcheck::…`).
 
 #[path = "../autodiff/abs.rs"]
 mod abs;
@@ -68,8 +71,6 @@ mod flip;
 mod gather;
 #[path = "../autodiff/gelu.rs"]
 mod gelu;
-#[path = "../autodiff/gradcheck.rs"]
-mod gradcheck;
 #[path = "../autodiff/graph.rs"]
 mod graph;
 #[path = "../autodiff/hard_sigmoid.rs"]

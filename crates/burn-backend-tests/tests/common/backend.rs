@@ -3,10 +3,29 @@
 //! order (cuda, wgpu, flex), so a build
 //! with more features than needed (clippy's) still tests one backend.
 //!
-//! Each executable builds its `device()` on [`plain_device`] and fixes its
-//! precision; this file only says which hardware.
+//! Each executable fixes its float precision (`FloatElem`) and builds its
+//! `device()` on [`configured_device`]; this file says which hardware and
+//! which int dtype.
 
-use burn::tensor::Device;
+use std::io::Write;
+use std::sync::Once;
+
+use burn::tensor::{DType, Device, DeviceConfig, DeviceError, Element};
+
+/// The int element type of every executable: `i64` on Flex; `i32` on the
+/// CubeCL backend (`wgpu`, `cuda`), its default int dtype (64-bit integers
+/// are optional on GPUs: WGSL has none). Tests that need 64-bit integers
+/// ask for `DType::I64` explicitly and skip themselves where
+/// `device.supports_dtype(DType::I64)` is false.
+#[cfg(not(any(feature = "wgpu", feature = "cuda")))]
+pub type IntElem = i64;
+/// The int element type of every executable: `i64` on Flex; `i32` on the
+/// CubeCL backend (`wgpu`, `cuda`), its default int dtype (64-bit integers
+/// are optional on GPUs: WGSL has none). Tests that need 64-bit integers
+/// ask for `DType::I64` explicitly and skip themselves where
+/// `device.supports_dtype(DType::I64)` is false.
+#[cfg(any(feature = "wgpu", feature = "cuda"))]
+pub type IntElem = i32;
 
 /// The device under test, without any autodiff context or settings.
 pub fn plain_device() -> Device {
@@ -20,4 +39,41 @@ pub fn plain_device() -> Device {
     // Flex: the default device, so `BURN_DEVICE` can still pick it.
     #[cfg(not(any(feature = "wgpu", feature = "cuda", feature = "router")))]
     Device::default()
+}
+
+/// The device under test with `float` and [`IntElem`] as its default
+/// dtypes, configured once, before any test creates a tensor.
+///
+/// A device that cannot hold `float` (an f16 suite on an adapter without
+/// 16-bit floats) has nothing to test here: the first test to ask prints
+/// that the executable is skipped and why, then ends the process with
+/// success. The notice goes to stderr directly, past the test harness's
+/// output capture, so `cargo test` shows it.
+pub fn configured_device(float: DType) -> Device {
+    static CONFIGURE: Once = Once::new();
+    let mut device = plain_device();
+    CONFIGURE.call_once(|| {
+        if !device.supports_dtype(float) {
+            let _ = writeln!(
+                std::io::stderr(),
+                "{}: skipped, the device under test ({device}) does not support {float}",
+                env!("CARGO_CRATE_NAME"),
+            );
+            std::process::exit(0);
+        }
+        let config = DeviceConfig::default()
+            .float_dtype(float)
+            .int_dtype(<IntElem as Element>::DTYPE);
+        match device.configure(config) {
+            Ok(()) | Err(DeviceError::AlreadyInitialized { .. }) => {}
+            Err(err) => panic!("cannot configure the test device: {err}"),
+        }
+    });
+    let settings = device.settings();
+    assert!(
+        settings.float_dtype == float && settings.int_dtype == <IntElem as Element>::DTYPE,
+        "the test device was initialized with other dtypes ({settings:?}) before `device()` \
+         configured it"
+    );
+    device
 }

@@ -42,6 +42,13 @@
 //! without checking, and tests that make f64 tensors themselves return
 //! early through [`f64_supported`].
 //!
+//! Since it computes in f64 whatever the executable's `FloatElem`, the
+//! checks run once: they all live in `tests/autodiff/gradcheck.rs`, which
+//! only the f32 executable (`tests/autodiff.rs`) registers, and the checker
+//! refuses to run in another. (A finite-difference check *at* f16 or bf16
+//! would be meaningless anyway: with 8 to 11 significant bits, the
+//! difference quotient's rounding error exceeds any useful tolerance.)
+//!
 //! Pick inputs away from kinks and ties (relu at 0, max with equal values,
 //! abs at 0, floor at integers), where the derivative is not the limit of
 //! the difference quotient.
@@ -139,6 +146,12 @@ impl GradCheck {
         f: impl Fn(&[Tensor<D>]) -> Tensor<O>,
     ) {
         assert!(!inputs.is_empty(), "gradcheck: no inputs");
+        assert_eq!(
+            <FloatElem as Element>::DTYPE,
+            DType::F32,
+            "gradcheck: the checks belong in tests/autodiff/gradcheck.rs, which only the f32 \
+             executable runs (the checker computes in f64 whatever FloatElem is)"
+        );
         if !f64_supported("gradcheck") {
             return;
         }

@@ -23,9 +23,11 @@
 //!     .set_device(Device::flex())
 //!     .build(InMemDataset::new((0..10).map(|x| x as f32).collect()));
 //!
-//! let sizes: Vec<usize> = loader.iter().map(|batch| batch.dims()[0]).collect();
+//! // Each batch is a `Result`: `Err` if the dataset failed to produce an item.
+//! let sizes: Vec<usize> = loader.iter().map(|batch| batch.map(|b| b.dims()[0])).collect::<Result<_, _>>()?;
 //! assert_eq!(sizes, [4, 4, 2]);
 //! assert_eq!(loader.num_items(), 10);
+//! # Ok::<(), burn_core::data::dataset::DatasetError>(())
 //! ```
 
 pub mod dataloader;
@@ -33,4 +35,11 @@ pub mod dataloader;
 /// Datasets and their transforms (`burn-dataset`).
 pub mod dataset {
     pub use burn_dataset::*;
+}
+
+/// Network utilities (feature `network`): a file downloader with a
+/// progress bar, [`downloader::download_file_as_bytes`](network::downloader::download_file_as_bytes).
+#[cfg(feature = "network")]
+pub mod network {
+    pub use burn_dataset::network::*;
 }

@@ -6,8 +6,9 @@ use std::vec::Vec;
 
 use burn_tensor::{Bool, Device, Int, Tensor};
 
+use super::param::reparameterization::{ApplyReparameterization, Materialize};
 use super::training::{Trainability, Training, Validation};
-use super::{Flag, Param, ParamGroup};
+use super::{Flag, Lora, Param, ParamGroup, Reparameterizer};
 use crate::record::{self, ModuleRecord, RecordError};
 
 /// The devices of a module's parameters, without duplicates.
@@ -90,8 +91,11 @@ pub trait Module: Clone + Send + core::fmt::Debug {
     /// context (so no graph is recorded, and checkpointing strategies are
     /// dropped) and every flag off (dropout does not drop). Trainability
     /// settings are kept, so [`train`](Module::train) on the snapshot
-    /// restores them. Keep the training module and validate with its
-    /// snapshot; lazy parameters are initialized.
+    /// restores them. Reparameterizations (LoRA adapters) are folded into
+    /// the values, so the snapshot computes with plain weights;
+    /// [`train`](Module::train) does not bring them back. Keep the
+    /// training module and validate with its snapshot; lazy parameters are
+    /// initialized.
     fn valid(&self) -> Self {
         self.clone().map(&mut Validation)
     }
@@ -104,6 +108,29 @@ pub trait Module: Clone + Send + core::fmt::Debug {
     /// flags change.
     fn train(self) -> Self {
         self.map(&mut Training)
+    }
+
+    /// Folds every reparameterization (LoRA adapter) into its parameter:
+    /// the stored value becomes [`Param::val`], cut from the graph, with
+    /// the base's trainability (a LoRA base is frozen), and nothing stays
+    /// attached. Other parameters and flags are unchanged; lazy parameters
+    /// without a reparameterization stay lazy. `model.valid()` folds too.
+    fn materialize(self) -> Self {
+        self.map(&mut Materialize)
+    }
+
+    /// Attaches what `reparameterizer` decides to each float parameter
+    /// (see [`Reparameterizer`]); [`apply_lora`](Module::apply_lora) is the
+    /// common case.
+    fn apply_reparameterization<R: Reparameterizer>(self, reparameterizer: R) -> Self {
+        self.map(&mut ApplyReparameterization::new(reparameterizer))
+    }
+
+    /// Freezes every float parameter and attaches a trainable LoRA adapter
+    /// to each 2-D one `lora` selects (see [`Lora`]): the model then
+    /// computes with `W + scale·A·B` and trains only `A` and `B`.
+    fn apply_lora(self, lora: Lora) -> Self {
+        self.apply_reparameterization(lora)
     }
 
     /// Makes every float parameter not trainable, persistently (through
@@ -254,6 +281,15 @@ pub trait ModuleVisitor {
 /// Every hook returns its parameter unchanged by default; the path hooks
 /// are those of [`ModuleVisitor`].
 pub trait ModuleMapper {
+    /// Whether a float parameter with a reparameterization attached (a
+    /// LoRA adapter) reaches [`map_float`](Self::map_float) folded: its
+    /// effective value stored, nothing attached, as `valid()` and
+    /// [`Module::materialize`] want. By default (`false`) `map_float`
+    /// receives the stored base and the attached module's parameters are
+    /// mapped after it, under the attachment's name (`weight.lora.a`).
+    fn folds_reparameterizations(&self) -> bool {
+        false
+    }
     /// Called before traversing the field, element or variant `name`.
     fn enter_module(&mut self, _name: &str, _container_type: &str) {}
     /// Called after traversing the field, element or variant `name`.

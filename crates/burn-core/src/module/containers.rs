@@ -185,6 +185,61 @@ tuple_module!(A 0, B 1, C 2, D 3);
 
 // ------------------------------------------------------------- constants
 
+/// Implements [`Module`](crate::module::Module) for a constant type: one
+/// with no parameter, the same on every device, carried through every
+/// transformation and never recorded (Burn's `empty!`).
+///
+/// `burn::empty!(MyType);` writes the whole impl (the type must be
+/// `Clone`, `Send` and `Debug`); `burn::empty!(module);` inside an
+/// `impl Module for MyType { … }` writes only its methods. The expansion names
+/// `burn::module` and `burn::tensor`, as the derives do.
+///
+/// ```
+/// use burn_core as burn;
+/// use burn::module::Module;
+///
+/// #[derive(Clone, Debug)]
+/// struct Vocabulary(Vec<String>);
+/// burn::empty!(Vocabulary);
+///
+/// #[derive(Module, Debug)]
+/// struct Tagger {
+///     vocabulary: Vocabulary,
+/// }
+///
+/// let tagger = Tagger { vocabulary: Vocabulary(vec!["a".into()]) };
+/// assert_eq!(tagger.num_params(), 0);
+/// assert!(tagger.into_record().is_empty());
+/// ```
+#[macro_export]
+macro_rules! empty {
+    (module) => {
+        fn visit<V: burn::module::ModuleVisitor>(&self, _visitor: &mut V) {}
+
+        fn map<M: burn::module::ModuleMapper>(self, _mapper: &mut M) -> Self {
+            self
+        }
+
+        fn collect_devices(&self, devices: burn::module::Devices) -> burn::module::Devices {
+            devices
+        }
+
+        fn to_device(self, _device: &burn::tensor::Device) -> Self {
+            self
+        }
+
+        fn fork(self, _device: &burn::tensor::Device) -> Self {
+            self
+        }
+    };
+
+    ($type:ty) => {
+        impl burn::module::Module for $type {
+            $crate::empty!(module);
+        }
+    };
+}
+
 /// A constant: no parameters, the same on every device, never recorded.
 macro_rules! constant_module {
     ($($ty:ty),+ $(,)?) => {$(

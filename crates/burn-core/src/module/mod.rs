@@ -11,10 +11,15 @@
 //! - `training.rs`: the mappers behind `valid`, `train`, `no_grad`,
 //!   `freeze` / `unfreeze` and their group variants.
 //! - `path.rs`: [`ModulePath`]. `group.rs`: [`ParamGroup`].
+//! - `param/reparameterization.rs`: [`Reparameterization`] and
+//!   [`Reparameterizer`], what a parameter's effective value is computed
+//!   with; `lora.rs`: [`Lora`] and [`LoraAdapter`], the one this crate
+//!   ships (`model.apply_lora(Lora::new(rank, alpha))`).
 
 mod base;
 mod containers;
 mod group;
+mod lora;
 mod param;
 mod path;
 mod training;
@@ -22,7 +27,10 @@ mod training;
 pub use base::{Devices, Module, ModuleMapper, ModuleVisitor};
 pub use containers::Ignored;
 pub use group::ParamGroup;
-pub use param::{Flag, Param, ParamId, Parameter};
+pub use lora::{Lora, LoraAdapter};
+pub use param::{
+    Flag, Param, ParamId, ParamMapper, Parameter, Reparameterization, Reparameterizer,
+};
 pub use path::ModulePath;
 
 /// `#[derive(Module)]`: see the [`Module`](trait@Module) trait and the

@@ -16,6 +16,10 @@ use super::{Flag, ModuleMapper, ModulePath, Param, ParamGroup};
 pub(crate) struct Validation;
 
 impl ModuleMapper for Validation {
+    fn folds_reparameterizations(&self) -> bool {
+        true
+    }
+
     fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
         param.map_raw(|tensor| tensor.without_autodiff())
     }

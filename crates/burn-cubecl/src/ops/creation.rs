@@ -2,7 +2,8 @@
 
 use core::ops::Range;
 
-use burn_backend::kernels::CreationKernels;
+use burn_backend::kernels::{BinaryKernels, CreationKernels};
+use burn_backend::BinaryOp;
 use burn_std::{DType, Distribution, Scalar, Shape};
 use cubecl::prelude::*;
 
@@ -200,10 +201,63 @@ impl CreationKernels for Cube {
                 }
             });
         }
-        if dtype.is_float() {
-            sample
-        } else {
-            Self::cast(sample, dtype)
+        if !dtype.is_float() {
+            return Self::cast(sample, dtype);
         }
+        match distribution {
+            // The generator draws in f32 and rounds to the dtype: a draw just
+            // below `high` can round up to it (f16 keeps 11 significant bits,
+            // so u > 1 - 2^-12 becomes 1.0). Clamp to the largest value of the
+            // dtype below `high` to keep the half-open interval, as Flex does.
+            Distribution::Default => clamp_below(sample, 1.0, dtype),
+            Distribution::Uniform(low, high) if low < high && high.is_finite() => {
+                clamp_below(sample, high, dtype)
+            }
+            _ => sample,
+        }
+    }
+}
+
+/// `sample` with every value at or above `high` lowered to the largest
+/// value of float `dtype` below `high`.
+fn clamp_below(sample: CubeTensor, high: f64, dtype: DType) -> CubeTensor {
+    let mut top = held(high, dtype);
+    while top >= high {
+        top = next_down(top, dtype);
+    }
+    <Cube as BinaryKernels>::binary_scalar(BinaryOp::Min, sample, Scalar::Float(top))
+}
+
+/// `value` rounded to nearest in float `dtype`, as an f64.
+fn held(value: f64, dtype: DType) -> f64 {
+    match dtype {
+        DType::F64 => value,
+        DType::F32 => value as f32 as f64,
+        DType::F16 => half::f16::from_f64(value).to_f64(),
+        DType::BF16 => half::bf16::from_f64(value).to_f64(),
+        other => unreachable!("random: {other} is not a float dtype"),
+    }
+}
+
+/// The next value of float `dtype` below `value` (itself a value of `dtype`).
+fn next_down(value: f64, dtype: DType) -> f64 {
+    // One step of the sign-magnitude bits of a 16-bit float: toward -inf.
+    let down16 = |bits: u16| -> u16 {
+        if bits & 0x7fff == 0 {
+            0x8001 // ±0: the smallest negative subnormal
+        } else if bits & 0x8000 == 0 {
+            bits - 1
+        } else {
+            bits + 1
+        }
+    };
+    match dtype {
+        DType::F64 => value.next_down(),
+        DType::F32 => (value as f32).next_down() as f64,
+        DType::F16 => half::f16::from_bits(down16(half::f16::from_f64(value).to_bits())).to_f64(),
+        DType::BF16 => {
+            half::bf16::from_bits(down16(half::bf16::from_f64(value).to_bits())).to_f64()
+        }
+        other => unreachable!("random: {other} is not a float dtype"),
     }
 }

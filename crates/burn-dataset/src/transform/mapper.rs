@@ -1,3 +1,4 @@
+use std::error::Error;
 use std::marker::PhantomData;
 
 use crate::Dataset;
@@ -34,12 +35,14 @@ impl<D, M, I> MapperDataset<D, M, I> {
     }
 }
 
-impl<D, M, I, O> Dataset<O> for MapperDataset<D, M, I>
+/// An item that the inner dataset fails to produce is that error here.
+impl<D, M, I, O, E> Dataset<O, E> for MapperDataset<D, M, I>
 where
-    D: Dataset<I>,
+    D: Dataset<I, E>,
     M: Mapper<I, O>,
+    E: Error + Send + Sync + 'static,
 {
-    fn get(&self, index: usize) -> Option<O> {
+    fn get(&self, index: usize) -> Result<O, E> {
         self.dataset.get(index).map(|item| self.mapper.map(&item))
     }
 
@@ -64,10 +67,12 @@ mod tests {
     #[test]
     fn maps_with_a_struct_and_a_closure() {
         let described = MapperDataset::new(InMemDataset::new(vec![1, 2]), Describe);
-        assert_eq!(described.iter().collect::<Vec<_>>(), ["#1", "#2"]);
+        assert_eq!(
+            described.iter().collect::<Result<Vec<_>, _>>().unwrap(),
+            ["#1", "#2"]
+        );
         let lengths = MapperDataset::new(described, |s: &String| s.len());
         assert_eq!(lengths.len(), 2);
-        assert_eq!(lengths.get(1), Some(2));
-        assert_eq!(lengths.get(2), None);
+        assert_eq!(lengths.get(1).unwrap(), 2);
     }
 }

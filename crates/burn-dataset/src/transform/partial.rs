@@ -1,3 +1,4 @@
+use std::error::Error;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
@@ -11,12 +12,10 @@ pub struct PartialDataset<D, I> {
     input: PhantomData<fn() -> I>,
 }
 
-impl<D: Dataset<I>, I> PartialDataset<D, I> {
+impl<D, I> PartialDataset<D, I> {
     /// The items `start..end` of `dataset`; `end` is clamped to its length
     /// and an empty range (`start >= end`) gives an empty dataset.
     pub fn new(dataset: D, start: usize, end: usize) -> Self {
-        let end = end.min(dataset.len());
-        let start = start.min(end);
         Self {
             dataset,
             start,
@@ -25,8 +24,16 @@ impl<D: Dataset<I>, I> PartialDataset<D, I> {
         }
     }
 
+    /// The range actually covered once `end` is clamped to `inner_len`.
+    fn range(&self, inner_len: usize) -> (usize, usize) {
+        let end = self.end.min(inner_len);
+        (self.start.min(end), end)
+    }
+}
+
+impl<D: Dataset<I>, I> PartialDataset<D, I> {
     /// Cuts `dataset` into `parts` consecutive pieces of nearly equal size
-    /// (the first `len % parts` pieces hold one item more).
+    /// (the first `len % parts` one item larger), sharing it through an `Arc`.
     ///
     /// # Panics
     /// If `parts` is zero.
@@ -50,16 +57,21 @@ impl<D: Dataset<I>, I> PartialDataset<D, I> {
     }
 }
 
-impl<D: Dataset<I>, I> Dataset<I> for PartialDataset<D, I> {
-    fn get(&self, index: usize) -> Option<I> {
-        if index >= self.len() {
-            return None;
-        }
-        self.dataset.get(self.start + index)
+impl<D, I, E> Dataset<I, E> for PartialDataset<D, I>
+where
+    D: Dataset<I, E>,
+    I: Send + Sync,
+    E: Error + Send + Sync + 'static,
+{
+    fn get(&self, index: usize) -> Result<I, E> {
+        let (start, end) = self.range(self.dataset.len());
+        crate::check_index("PartialDataset::get", index, end - start);
+        self.dataset.get(start + index)
     }
 
     fn len(&self) -> usize {
-        self.end - self.start
+        let (start, end) = self.range(self.dataset.len());
+        end - start
     }
 }
 
@@ -68,14 +80,26 @@ mod tests {
     use super::*;
     use crate::InMemDataset;
 
+    fn items<D: Dataset<i32>>(dataset: &D) -> Vec<i32> {
+        dataset.iter().map(Result::unwrap).collect()
+    }
+
+    #[test]
+    #[should_panic(
+        expected = "PartialDataset::get: index 3 is out of range for a dataset of 3 items"
+    )]
+    fn an_index_past_the_range_panics() {
+        let data = InMemDataset::new((0..10).collect::<Vec<i32>>());
+        let _ = PartialDataset::new(&data, 3, 6).get(3);
+    }
+
     #[test]
     fn range_is_reindexed_and_clamped() {
         let data = InMemDataset::new((0..10).collect::<Vec<i32>>());
         let middle = PartialDataset::new(&data, 3, 6);
-        assert_eq!(middle.iter().collect::<Vec<_>>(), [3, 4, 5]);
-        assert_eq!(middle.get(3), None);
+        assert_eq!(items(&middle), [3, 4, 5]);
         let tail = PartialDataset::new(&data, 8, 100);
-        assert_eq!(tail.iter().collect::<Vec<_>>(), [8, 9]);
+        assert_eq!(items(&tail), [8, 9]);
         let empty = PartialDataset::new(&data, 7, 2);
         assert!(empty.is_empty());
     }
@@ -86,7 +110,7 @@ mod tests {
         let parts = PartialDataset::split(data, 3);
         let sizes: Vec<usize> = parts.iter().map(|p| p.len()).collect();
         assert_eq!(sizes, [4, 3, 3]);
-        let joined: Vec<i32> = parts.iter().flat_map(|p| p.iter()).collect();
+        let joined: Vec<i32> = parts.iter().flat_map(items).collect();
         assert_eq!(joined, (0..10).collect::<Vec<_>>());
     }
 }

@@ -1,7 +1,7 @@
 use std::marker::PhantomData;
 use std::sync::Mutex;
 
-use crate::{Dataset, SeededRng};
+use crate::{Dataset, DatasetError, SeededRng};
 
 /// A dataset of a chosen size whose items are drawn at random from another
 /// dataset, each time one is asked for.
@@ -55,16 +55,17 @@ impl<D: Dataset<I>, I> SamplerDataset<D, I> {
         }
     }
 
-    fn draw(&self) -> Option<usize> {
+    fn draw(&self) -> usize {
         let len = self.dataset.len();
-        if len == 0 {
-            return None;
-        }
+        assert!(
+            len > 0,
+            "SamplerDataset::get: the sampled dataset is empty, there is nothing to draw"
+        );
         // A panic elsewhere cannot leave the state half-updated: each
         // operation below completes or does nothing.
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         let SamplerState { rng, deck } = &mut *state;
-        Some(match deck {
+        match deck {
             None => rng.below(len),
             Some(deck) => {
                 if deck.is_empty() {
@@ -72,16 +73,16 @@ impl<D: Dataset<I>, I> SamplerDataset<D, I> {
                 }
                 deck.pop().expect("the deck was just refilled")
             }
-        })
+        }
     }
 }
 
 impl<D: Dataset<I>, I> Dataset<I> for SamplerDataset<D, I> {
-    fn get(&self, index: usize) -> Option<I> {
-        if index >= self.size {
-            return None;
-        }
-        self.dataset.get(self.draw()?)
+    /// # Panics
+    /// If `index >= len()`, or the sampled dataset is empty.
+    fn get(&self, index: usize) -> Result<I, DatasetError> {
+        crate::check_index("SamplerDataset::get", index, self.size);
+        self.dataset.get(self.draw())
     }
 
     fn len(&self) -> usize {
@@ -98,14 +99,13 @@ mod tests {
     fn without_replacement_visits_each_item_once_per_pass() {
         let data = InMemDataset::new((0..10).collect::<Vec<u8>>());
         let sampler = SamplerDataset::with_seed(data, 25, false, 4);
-        let draws: Vec<u8> = sampler.iter().collect();
+        let draws: Vec<u8> = sampler.iter().map(Result::unwrap).collect();
         assert_eq!(draws.len(), 25);
         for pass in draws.chunks(10).take(2) {
             let mut sorted = pass.to_vec();
             sorted.sort();
             assert_eq!(sorted, (0..10).collect::<Vec<_>>());
         }
-        assert_eq!(sampler.get(25), None);
     }
 
     #[test]
@@ -113,9 +113,11 @@ mod tests {
         let data = InMemDataset::new((0..4).collect::<Vec<u8>>());
         let a: Vec<u8> = SamplerDataset::with_seed(&data, 40, true, 1)
             .iter()
+            .map(Result::unwrap)
             .collect();
         let b: Vec<u8> = SamplerDataset::with_seed(&data, 40, true, 1)
             .iter()
+            .map(Result::unwrap)
             .collect();
         assert_eq!(a, b);
         // 40 draws from 4 items must repeat; every value must be valid.
@@ -126,10 +128,11 @@ mod tests {
     }
 
     #[test]
-    fn empty_source_gives_nothing() {
+    #[should_panic(expected = "the sampled dataset is empty")]
+    fn an_empty_source_cannot_be_sampled() {
         let data = InMemDataset::<u8>::new(vec![]);
         let sampler = SamplerDataset::new(data, 3);
         assert_eq!(sampler.len(), 3);
-        assert_eq!(sampler.get(0), None);
+        let _ = sampler.get(0);
     }
 }

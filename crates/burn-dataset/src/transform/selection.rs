@@ -1,7 +1,7 @@
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use crate::{Dataset, SeededRng};
+use crate::{Dataset, DatasetError, SeededRng};
 
 /// The items of a dataset at chosen indices, in the order given.
 ///
@@ -59,8 +59,9 @@ impl<D: Dataset<I>, I> SelectionDataset<D, I> {
 }
 
 impl<D: Dataset<I>, I> Dataset<I> for SelectionDataset<D, I> {
-    fn get(&self, index: usize) -> Option<I> {
-        self.wrapped.get(*self.indices.get(index)?)
+    fn get(&self, index: usize) -> Result<I, DatasetError> {
+        crate::check_index("SelectionDataset::get", index, self.indices.len());
+        self.wrapped.get(self.indices[index])
     }
 
     fn len(&self) -> usize {
@@ -77,8 +78,10 @@ mod tests {
     fn selects_in_the_given_order_with_repeats() {
         let data = InMemDataset::new(vec!['a', 'b', 'c']);
         let selection = SelectionDataset::from_indices_checked(data, vec![2, 0, 2]);
-        assert_eq!(selection.iter().collect::<String>(), "cac");
-        assert_eq!(selection.get(3), None);
+        assert_eq!(
+            selection.iter().map(Result::unwrap).collect::<String>(),
+            "cac"
+        );
     }
 
     #[test]
@@ -102,7 +105,7 @@ mod tests {
         assert_eq!(a.indices, b.indices);
         // The items follow the permutation drawn by the same generator.
         assert_eq!(a.indices, SeededRng::new(5).permutation(50));
-        let items: Vec<u32> = a.iter().collect();
+        let items: Vec<u32> = a.iter().map(Result::unwrap).collect();
         assert_eq!(
             items,
             a.indices.iter().map(|&i| i as u32).collect::<Vec<_>>()

@@ -1,7 +1,7 @@
 use std::sync::Arc;
 
 use super::SelectionDataset;
-use crate::{Dataset, SeededRng};
+use crate::{Dataset, DatasetError, SeededRng};
 
 /// Every item of a dataset in a random order fixed at construction.
 ///
@@ -31,7 +31,8 @@ impl<D: Dataset<I>, I> ShuffledDataset<D, I> {
 }
 
 impl<D: Dataset<I>, I> Dataset<I> for ShuffledDataset<D, I> {
-    fn get(&self, index: usize) -> Option<I> {
+    fn get(&self, index: usize) -> Result<I, DatasetError> {
+        crate::check_index("ShuffledDataset::get", index, self.selection.len());
         self.selection.get(index)
     }
 
@@ -50,12 +51,15 @@ mod tests {
         let items: Vec<u16> = (0..64).collect();
         let a: Vec<u16> = ShuffledDataset::with_seed(InMemDataset::new(items.clone()), 9)
             .iter()
+            .map(Result::unwrap)
             .collect();
         let b: Vec<u16> = ShuffledDataset::with_seed(InMemDataset::new(items.clone()), 9)
             .iter()
+            .map(Result::unwrap)
             .collect();
         let c: Vec<u16> = ShuffledDataset::with_seed(InMemDataset::new(items.clone()), 10)
             .iter()
+            .map(Result::unwrap)
             .collect();
         assert_eq!(a, b);
         assert_ne!(a, c);
@@ -75,6 +79,9 @@ mod tests {
         expected.swap(2, j2);
         expected.swap(1, j1);
         let shuffled = ShuffledDataset::with_seed(InMemDataset::new(vec!['a', 'b', 'c']), 3);
-        assert_eq!(shuffled.iter().collect::<Vec<_>>(), expected);
+        assert_eq!(
+            shuffled.iter().map(Result::unwrap).collect::<Vec<_>>(),
+            expected
+        );
     }
 }

@@ -42,7 +42,11 @@ mod tests {
         let data = InMemDataset::new((0..20).collect::<Vec<u32>>());
         let (train, valid) = train_valid_split(data.clone(), 0.25, 11);
         assert_eq!((train.len(), valid.len()), (15, 5));
-        let mut all: Vec<u32> = train.iter().chain(valid.iter()).collect();
+        let mut all: Vec<u32> = train
+            .iter()
+            .chain(valid.iter())
+            .map(Result::unwrap)
+            .collect();
         all.sort();
         assert_eq!(all, (0..20).collect::<Vec<_>>());
         let (train2, _) = train_valid_split(data, 0.25, 11);

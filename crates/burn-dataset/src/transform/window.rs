@@ -1,38 +1,42 @@
 use std::marker::PhantomData;
+use std::num::NonZeroUsize;
 
-use crate::Dataset;
+use crate::{Dataset, DatasetError};
 
-/// Consecutive runs of items, for sequence models.
+/// Windows of consecutive items of a dataset.
 pub trait Window<I> {
-    /// Items `start..start + size`, or `None` if the run passes the end.
-    fn window(&self, start: usize, size: usize) -> Option<Vec<I>>;
+    /// The items `current..current + size`, or `Ok(None)` when the window
+    /// runs past the end; an item that cannot be produced is the error.
+    fn window(&self, current: usize, size: NonZeroUsize) -> Result<Option<Vec<I>>, DatasetError>;
 }
 
 impl<I, D: Dataset<I> + ?Sized> Window<I> for D {
-    fn window(&self, start: usize, size: usize) -> Option<Vec<I>> {
-        let end = start.checked_add(size)?;
-        if end > self.len() {
-            return None;
+    fn window(&self, current: usize, size: NonZeroUsize) -> Result<Option<Vec<I>>, DatasetError> {
+        match current.checked_add(size.get()) {
+            Some(end) if end <= self.len() => self.get_many((current..end).collect()).map(Some),
+            _ => Ok(None),
         }
-        (start..end).map(|index| self.get(index)).collect()
     }
 }
 
-/// Every window of `size` consecutive items: item `i` is
-/// `inner[i..i + size]`, and there are `len - size + 1` of them.
+/// Every window of `size` consecutive items: item `i` is the items
+/// `i..i + size` of the inner dataset, so windows overlap and there are
+/// `len - size + 1` of them (none if the inner dataset is shorter).
 pub struct WindowsDataset<D, I> {
+    /// The size of the windows.
+    pub size: NonZeroUsize,
     dataset: D,
-    size: usize,
     input: PhantomData<fn() -> I>,
 }
 
 impl<D: Dataset<I>, I> WindowsDataset<D, I> {
-    /// The windows of `size` items over `dataset`.
+    /// The windows of `size` items of `dataset`.
     ///
     /// # Panics
     /// If `size` is zero.
     pub fn new(dataset: D, size: usize) -> Self {
-        assert!(size > 0, "WindowsDataset: the window size must be positive");
+        let size = NonZeroUsize::new(size)
+            .expect("WindowsDataset: the window size must be positive, got 0");
         Self {
             dataset,
             size,
@@ -42,12 +46,14 @@ impl<D: Dataset<I>, I> WindowsDataset<D, I> {
 }
 
 impl<D: Dataset<I>, I: Send + Sync> Dataset<Vec<I>> for WindowsDataset<D, I> {
-    fn get(&self, index: usize) -> Option<Vec<I>> {
-        self.dataset.window(index, self.size)
+    fn get(&self, index: usize) -> Result<Vec<I>, DatasetError> {
+        crate::check_index("WindowsDataset::get", index, self.len());
+        let window = self.dataset.window(index, self.size)?;
+        Ok(window.expect("a window below len() fits in the dataset"))
     }
 
     fn len(&self) -> usize {
-        (self.dataset.len() + 1).saturating_sub(self.size)
+        (self.dataset.len() + 1).saturating_sub(self.size.get())
     }
 }
 
@@ -62,18 +68,18 @@ mod tests {
         let windows = WindowsDataset::new(data, 3);
         assert_eq!(windows.len(), 2);
         assert_eq!(
-            windows.iter().collect::<Vec<_>>(),
+            windows.iter().map(Result::unwrap).collect::<Vec<_>>(),
             [vec![1, 2, 3], vec![2, 3, 4]]
         );
-        assert_eq!(windows.get(2), None);
     }
 
     #[test]
     fn window_longer_than_data_is_empty() {
         let data = InMemDataset::new(vec![1, 2]);
         assert!(WindowsDataset::new(&data, 3).is_empty());
-        assert_eq!(data.window(1, 2), None);
-        assert_eq!(data.window(0, 2), Some(vec![1, 2]));
+        let two = NonZeroUsize::new(2).unwrap();
+        assert_eq!(data.window(1, two).unwrap(), None);
+        assert_eq!(data.window(0, two).unwrap(), Some(vec![1, 2]));
     }
 
     #[test]

@@ -98,29 +98,20 @@ impl ImageFolderDataset {
     pub fn class_names(&self) -> &[String] {
         &self.classes
     }
-
-    /// The item at `index`, or the error that reading or decoding it gave.
-    /// `Ok(None)` past the end.
-    pub fn try_get(&self, index: usize) -> Result<Option<ImageDatasetItem>, DatasetError> {
-        let Some((path, label)) = self.files.get(index) else {
-            return Ok(None);
-        };
-        let bytes = std::fs::read(path).map_err(|e| DatasetError::io(path, e))?;
-        Ok(Some(ImageDatasetItem {
-            image: decode_image(&bytes, path)?,
-            annotation: Annotation::Label(*label),
-            image_path: path.clone(),
-        }))
-    }
 }
 
 impl Dataset<ImageDatasetItem> for ImageFolderDataset {
-    /// # Panics
-    /// If the image cannot be read or decoded (the message names the
-    /// file); use [`try_get`](ImageFolderDataset::try_get) to handle that.
-    fn get(&self, index: usize) -> Option<ImageDatasetItem> {
-        self.try_get(index)
-            .unwrap_or_else(|e| panic!("ImageFolderDataset: {e}"))
+    /// Reads and decodes the image; an unreadable or corrupt file is the
+    /// error (naming the file).
+    fn get(&self, index: usize) -> Result<ImageDatasetItem, DatasetError> {
+        crate::check_index("ImageFolderDataset::get", index, self.files.len());
+        let (path, label) = &self.files[index];
+        let bytes = std::fs::read(path).map_err(|e| DatasetError::io(path, e))?;
+        Ok(ImageDatasetItem {
+            image: decode_image(&bytes, path)?,
+            annotation: Annotation::Label(*label),
+            image_path: path.clone(),
+        })
     }
 
     fn len(&self) -> usize {
@@ -175,7 +166,6 @@ mod tests {
             (dog.image.channels, dog.image.pixels.as_slice()),
             (1, &[9u8][..])
         );
-        assert!(dataset.get(2).is_none());
         std::fs::remove_dir_all(&root).unwrap();
     }
 
@@ -201,12 +191,12 @@ mod tests {
     }
 
     #[test]
-    fn a_corrupt_image_is_an_error_from_try_get() {
+    fn a_corrupt_image_is_an_error_from_get() {
         let root = temp_dir("corrupt");
         std::fs::create_dir_all(root.join("x")).unwrap();
         std::fs::write(root.join("x/bad.png"), b"\x89PNG broken").unwrap();
         let dataset = ImageFolderDataset::new_classification(&root).unwrap();
-        let error = dataset.try_get(0).unwrap_err().to_string();
+        let error = dataset.get(0).unwrap_err().to_string();
         assert!(error.contains("bad.png: PNG:"), "{error}");
         std::fs::remove_dir_all(&root).unwrap();
     }

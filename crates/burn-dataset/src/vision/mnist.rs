@@ -73,19 +73,40 @@ const SIDE: usize = 28;
 
 impl MnistDataset {
     /// The training half, downloaded into `<cache>/mnist` on first use
-    /// (see [`cache_root`](crate::download::cache_root)).
+    /// (see [`cache_root`](crate::download::cache_root)), as Burn's
+    /// `MnistDataset::train()`.
     ///
-    /// # Errors
-    /// See [`new_in`](Self::new_in).
-    pub fn train() -> Result<Self, DatasetError> {
-        Self::new_in(cache_root().join("mnist"), MnistSplit::Train)
+    /// # Panics
+    /// If the files are missing and cannot be downloaded (a build without
+    /// the `network` feature cannot), or are corrupt; the message says
+    /// where to put the files by hand. [`try_train`](Self::try_train)
+    /// returns the error instead.
+    pub fn train() -> Self {
+        Self::try_train().unwrap_or_else(|err| panic!("MnistDataset::train: {err}"))
     }
 
     /// The test half, downloaded into `<cache>/mnist` on first use.
     ///
+    /// # Panics
+    /// As [`train`](Self::train); [`try_test`](Self::try_test) returns the
+    /// error instead.
+    pub fn test() -> Self {
+        Self::try_test().unwrap_or_else(|err| panic!("MnistDataset::test: {err}"))
+    }
+
+    /// The training half, or why it could not be had.
+    ///
     /// # Errors
     /// See [`new_in`](Self::new_in).
-    pub fn test() -> Result<Self, DatasetError> {
+    pub fn try_train() -> Result<Self, DatasetError> {
+        Self::new_in(cache_root().join("mnist"), MnistSplit::Train)
+    }
+
+    /// The test half, or why it could not be had.
+    ///
+    /// # Errors
+    /// See [`new_in`](Self::new_in).
+    pub fn try_test() -> Result<Self, DatasetError> {
         Self::new_in(cache_root().join("mnist"), MnistSplit::Test)
     }
 
@@ -159,15 +180,16 @@ impl MnistDataset {
 }
 
 impl Dataset<MnistItem> for MnistDataset {
-    fn get(&self, index: usize) -> Option<MnistItem> {
-        let label = *self.labels.get(index)?;
+    fn get(&self, index: usize) -> Result<MnistItem, DatasetError> {
+        crate::check_index("MnistDataset::get", index, self.labels.len());
+        let label = self.labels[index];
         let start = index * SIDE * SIDE;
         let pixels = &self.pixels[start..start + SIDE * SIDE];
         let mut image = [[0.0f32; SIDE]; SIDE];
         for (pixel, &byte) in image.iter_mut().flatten().zip(pixels) {
             *pixel = f32::from(byte);
         }
-        Some(MnistItem { image, label })
+        Ok(MnistItem { image, label })
     }
 
     fn len(&self) -> usize {
@@ -299,7 +321,6 @@ mod tests {
         let second = mnist.get(1).unwrap();
         assert_eq!((second.label, second.image[1][3]), (2, 17.0));
         assert_eq!(second.image.iter().flatten().sum::<f32>(), 17.0);
-        assert!(mnist.get(2).is_none());
     }
 
     #[test]

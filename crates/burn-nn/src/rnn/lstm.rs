@@ -2,7 +2,7 @@
 
 use burn::config::Config;
 use burn::module::Module;
-use burn::tensor::{Device, Tensor, activation};
+use burn::tensor::{Device, Shape, Tensor, activation};
 
 use super::{GateController, check_input, stack_steps, step};
 use crate::Initializer;
@@ -33,8 +33,43 @@ pub struct LstmState<const D: usize = 2> {
 
 impl<const D: usize> LstmState<D> {
     /// A state from its cell and hidden parts.
+    ///
+    /// # Panics
+    /// If the two shapes differ.
     pub fn new(cell: Tensor<D>, hidden: Tensor<D>) -> Self {
+        assert_eq!(
+            cell.shape(),
+            hidden.shape(),
+            "LstmState::new: the cell state is {} but the hidden state is {}",
+            cell.shape(),
+            hidden.shape()
+        );
         Self { cell, hidden }
+    }
+
+    /// A zero state of `shape` (`[batch, d_hidden]` for an [`Lstm`],
+    /// `[2, batch, d_hidden]` for a [`BiLstm`]) on `device`.
+    pub fn initial(shape: impl Into<Shape>, device: &Device) -> Self {
+        let cell = Tensor::zeros(shape, device);
+        Self {
+            hidden: cell.clone(),
+            cell,
+        }
+    }
+
+    /// The shape of both states.
+    pub fn shape(&self) -> Shape {
+        self.cell.shape()
+    }
+
+    /// The device of the states.
+    pub fn device(&self) -> Device {
+        self.cell.device()
+    }
+
+    /// `(cell, hidden)`, the inverse of [`new`](Self::new).
+    pub fn unpack(self) -> (Tensor<D>, Tensor<D>) {
+        (self.cell, self.hidden)
     }
 }
 

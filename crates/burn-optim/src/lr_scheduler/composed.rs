@@ -2,20 +2,150 @@
 //! step by step, [`SequentialLrScheduler`] runs one after another.
 
 use std::boxed::Box;
+use std::string::String;
 use std::vec::Vec;
 
-use super::{LrScheduler, read_step};
+use burn_core::config::Config;
+
+use super::{
+    CosineAnnealingLrSchedulerConfig, ExponentialLrSchedulerConfig, LinearLrSchedulerConfig,
+    LrScheduler, NoamLrSchedulerConfig, StepLrSchedulerConfig, read_step,
+};
 use crate::{LearningRate, LrSchedulerRecord, OptimError};
 
-/// How a [`ComposedLrScheduler`] combines its children's rates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reduction {
+/// How a [`ComposedLrScheduler`] combines its children's rates (Burn's
+/// name; [`Reduction`] is the same type).
+#[derive(Config, Debug, Copy, PartialEq, Eq)]
+pub enum SchedulerReduction {
     /// The product (a warm-up factor times a decay).
     Prod,
     /// The sum.
     Sum,
     /// The mean.
     Avg,
+}
+
+/// The name this crate used first for [`SchedulerReduction`].
+pub type Reduction = SchedulerReduction;
+
+/// One schedule of a [`ComposedLrSchedulerConfig`].
+#[derive(Config, Debug)]
+pub enum LrSchedulerConfig {
+    /// A constant rate.
+    Constant(LearningRate),
+    /// [`LinearLrSchedulerConfig`].
+    Linear(LinearLrSchedulerConfig),
+    /// [`CosineAnnealingLrSchedulerConfig`].
+    Cosine(CosineAnnealingLrSchedulerConfig),
+    /// [`ExponentialLrSchedulerConfig`].
+    Exponential(ExponentialLrSchedulerConfig),
+    /// [`NoamLrSchedulerConfig`].
+    Noam(NoamLrSchedulerConfig),
+    /// [`StepLrSchedulerConfig`].
+    Step(StepLrSchedulerConfig),
+    /// A nested [`ComposedLrSchedulerConfig`].
+    Composed(ComposedLrSchedulerConfig),
+}
+
+impl LrSchedulerConfig {
+    fn build(&self) -> Result<Box<dyn LrScheduler>, String> {
+        Ok(match self {
+            Self::Constant(lr) => Box::new(*lr),
+            Self::Linear(config) => Box::new(config.init()),
+            Self::Cosine(config) => Box::new(config.init()),
+            Self::Exponential(config) => Box::new(config.init()),
+            Self::Noam(config) => Box::new(config.init()),
+            Self::Step(config) => Box::new(config.init()),
+            Self::Composed(config) => Box::new(config.init()?),
+        })
+    }
+}
+
+/// The configuration of a [`ComposedLrScheduler`] (Burn's): the schedules
+/// in order and how their rates combine (the product by default).
+///
+/// ```
+/// use burn_optim::LrScheduler;
+/// use burn_optim::lr_scheduler::composed::ComposedLrSchedulerConfig;
+/// use burn_optim::lr_scheduler::linear::LinearLrSchedulerConfig;
+///
+/// // A linear warm-up factor from 0.5 to 1 over 2 steps, times 0.1.
+/// let mut lr = ComposedLrSchedulerConfig::new()
+///     .linear(LinearLrSchedulerConfig::new(0.5, 1.0, 2))
+///     .constant(0.1)
+///     .init()
+///     .unwrap();
+/// let rates: Vec<f64> = (0..3).map(|_| lr.step()).collect();
+/// assert!((rates[0] - 0.05).abs() < 1e-12 && (rates[2] - 0.1).abs() < 1e-12);
+/// assert!(ComposedLrSchedulerConfig::new().init().is_err());
+/// ```
+#[derive(Config, Debug)]
+pub struct ComposedLrSchedulerConfig {
+    /// The schedules, stepped together.
+    #[config(default = "Vec::new()")]
+    pub schedulers: Vec<LrSchedulerConfig>,
+    /// How their rates combine.
+    #[config(default = "SchedulerReduction::Prod")]
+    pub reduction: SchedulerReduction,
+}
+
+impl ComposedLrSchedulerConfig {
+    /// The scheduler, or why it cannot be built: no schedule was added.
+    pub fn init(&self) -> Result<ComposedLrScheduler, String> {
+        if self.schedulers.is_empty() {
+            return Err(
+                "ComposedLrSchedulerConfig::init: no schedule to compose; add one \
+                        with `constant`, `linear`, `cosine`, `exponential`, `noam`, `step` \
+                        or `composed`"
+                    .into(),
+            );
+        }
+        let mut scheduler = ComposedLrScheduler::new(self.reduction);
+        for config in &self.schedulers {
+            scheduler.children.push(config.build()?);
+        }
+        Ok(scheduler)
+    }
+
+    fn push(mut self, config: LrSchedulerConfig) -> Self {
+        self.schedulers.push(config);
+        self
+    }
+
+    /// Adds a constant rate.
+    pub fn constant(self, lr: LearningRate) -> Self {
+        self.push(LrSchedulerConfig::Constant(lr))
+    }
+
+    /// Adds a linear schedule.
+    pub fn linear(self, config: LinearLrSchedulerConfig) -> Self {
+        self.push(LrSchedulerConfig::Linear(config))
+    }
+
+    /// Adds a cosine annealing schedule.
+    pub fn cosine(self, config: CosineAnnealingLrSchedulerConfig) -> Self {
+        self.push(LrSchedulerConfig::Cosine(config))
+    }
+
+    /// Adds an exponential schedule.
+    pub fn exponential(self, config: ExponentialLrSchedulerConfig) -> Self {
+        self.push(LrSchedulerConfig::Exponential(config))
+    }
+
+    /// Adds a Noam schedule.
+    pub fn noam(self, config: NoamLrSchedulerConfig) -> Self {
+        self.push(LrSchedulerConfig::Noam(config))
+    }
+
+    /// Adds a step schedule.
+    pub fn step(self, config: StepLrSchedulerConfig) -> Self {
+        self.push(LrSchedulerConfig::Step(config))
+    }
+
+    /// Adds a composed schedule.
+    pub fn composed(self, config: ComposedLrSchedulerConfig) -> Self {
+        self.push(LrSchedulerConfig::Composed(config))
+    }
 }
 
 /// Steps every child at each step and combines their rates. Each child's
@@ -50,6 +180,11 @@ impl ComposedLrScheduler {
     pub fn with(mut self, child: impl LrScheduler + 'static) -> Self {
         self.children.push(Box::new(child));
         self
+    }
+
+    /// Adds a child (Burn's name for [`with`](Self::with)).
+    pub fn with_custom_scheduler<S: LrScheduler + 'static>(self, scheduler: S) -> Self {
+        self.with(scheduler)
     }
 }
 

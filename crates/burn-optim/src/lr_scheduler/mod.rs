@@ -12,19 +12,32 @@
 //! - `cosine.rs`: [`CosineAnnealingLrScheduler`] (with warm restarts).
 //! - `noam.rs`: [`NoamLrScheduler`]. `one_cycle.rs`: [`OneCycleLrScheduler`].
 //! - `plateau.rs`: [`ReduceOnPlateauLrScheduler`].
-//! - `composed.rs`: [`ComposedLrScheduler`] and [`SequentialLrScheduler`].
+//! - `composed.rs`: [`ComposedLrScheduler`] and its
+//!   [`ComposedLrSchedulerConfig`], and [`SequentialLrScheduler`].
+//!
+//! As in Burn, each schedule is reached through its module
+//! (`lr_scheduler::cosine::CosineAnnealingLrSchedulerConfig`) as well as at
+//! the root of this module.
 
-mod composed;
-mod constant;
-mod cosine;
-mod exponential;
-mod linear;
-mod noam;
-mod one_cycle;
-mod plateau;
-mod step;
+pub mod composed;
+pub mod constant;
+pub mod cosine;
+pub mod exponential;
+pub mod linear;
+pub mod noam;
+pub mod one_cycle;
+pub mod plateau;
+pub mod step;
 
-pub use composed::{ComposedLrScheduler, Reduction, SequentialLrScheduler};
+/// [`SequentialLrScheduler`], under Burn's module name.
+pub mod sequential {
+    pub use super::composed::SequentialLrScheduler;
+}
+
+pub use composed::{
+    ComposedLrScheduler, ComposedLrSchedulerConfig, LrSchedulerConfig, Reduction,
+    SchedulerReduction, SequentialLrScheduler,
+};
 pub use constant::ConstantLr;
 pub use cosine::{CosineAnnealingLrScheduler, CosineAnnealingLrSchedulerConfig};
 pub use exponential::{ExponentialLrScheduler, ExponentialLrSchedulerConfig};

@@ -4,7 +4,9 @@
 use burn_core::config::Config;
 use burn_tensor::Tensor;
 
-use crate::{GradientClipping, LearningRate, ModuleOptimizer, Optimizer, record_state};
+use crate::decay::{self, WeightDecayConfig};
+use crate::grad_clipping::{self, GradientClippingConfig};
+use crate::{LearningRate, ModuleOptimizer, Optimizer, record_state};
 
 /// The configuration of [`AdaGrad`].
 #[derive(Config, Debug)]
@@ -13,8 +15,7 @@ pub struct AdaGradConfig {
     #[config(default = 0.0)]
     pub lr_decay: f64,
     /// L2 penalty `λ`, added to the gradient as `λ·θ`.
-    #[config(default = 0.0)]
-    pub weight_decay: f64,
+    pub weight_decay: Option<WeightDecayConfig>,
     /// The value the sum of squares starts from.
     #[config(default = 0.0)]
     pub initial_accumulator_value: f64,
@@ -22,7 +23,7 @@ pub struct AdaGradConfig {
     #[config(default = 1e-10)]
     pub epsilon: f64,
     /// Gradient clipping applied before the update.
-    pub grad_clipping: Option<GradientClipping>,
+    pub grad_clipping: Option<GradientClippingConfig>,
 }
 
 impl AdaGradConfig {
@@ -35,7 +36,8 @@ impl AdaGradConfig {
 
     /// A module optimizer updating every parameter with [`AdaGrad`].
     pub fn init(&self) -> ModuleOptimizer {
-        ModuleOptimizer::new(self.build()).with_grad_clipping(self.grad_clipping)
+        ModuleOptimizer::new(self.build())
+            .with_grad_clipping(grad_clipping::init(&self.grad_clipping))
     }
 }
 
@@ -68,8 +70,9 @@ impl Optimizer for AdaGrad {
         state: Option<AdaGradState<D>>,
     ) -> (Tensor<D>, Option<AdaGradState<D>>) {
         let c = &self.config;
-        let grad = if c.weight_decay != 0.0 {
-            grad + tensor.clone().mul_scalar(c.weight_decay)
+        let penalty = decay::penalty(&c.weight_decay);
+        let grad = if penalty != 0.0 {
+            grad + tensor.clone().mul_scalar(penalty)
         } else {
             grad
         };

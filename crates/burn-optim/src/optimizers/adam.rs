@@ -6,7 +6,9 @@
 use burn_core::config::Config;
 use burn_tensor::Tensor;
 
-use crate::{GradientClipping, LearningRate, ModuleOptimizer, Optimizer, record_state};
+use crate::decay::{self, WeightDecayConfig};
+use crate::grad_clipping::{self, GradientClippingConfig};
+use crate::{LearningRate, ModuleOptimizer, Optimizer, record_state};
 
 /// The configuration of [`Adam`].
 #[derive(Config, Debug)]
@@ -21,10 +23,9 @@ pub struct AdamConfig {
     #[config(default = 1e-8)]
     pub epsilon: f64,
     /// L2 penalty `λ`, added to the gradient as `λ·θ`.
-    #[config(default = 0.0)]
-    pub weight_decay: f64,
+    pub weight_decay: Option<WeightDecayConfig>,
     /// Gradient clipping applied before the update.
-    pub grad_clipping: Option<GradientClipping>,
+    pub grad_clipping: Option<GradientClippingConfig>,
 }
 
 /// The configuration of [`AdamW`].
@@ -44,7 +45,7 @@ pub struct AdamWConfig {
     #[config(default = 0.01)]
     pub weight_decay: f64,
     /// Gradient clipping applied before the update.
-    pub grad_clipping: Option<GradientClipping>,
+    pub grad_clipping: Option<GradientClippingConfig>,
 }
 
 impl AdamConfig {
@@ -56,13 +57,14 @@ impl AdamConfig {
                 beta_2: self.beta_2,
                 epsilon: self.epsilon,
             },
-            weight_decay: self.weight_decay,
+            weight_decay: decay::penalty(&self.weight_decay),
         }
     }
 
     /// A module optimizer updating every parameter with [`Adam`].
     pub fn init(&self) -> ModuleOptimizer {
-        ModuleOptimizer::new(self.build()).with_grad_clipping(self.grad_clipping)
+        ModuleOptimizer::new(self.build())
+            .with_grad_clipping(grad_clipping::init(&self.grad_clipping))
     }
 }
 
@@ -81,7 +83,8 @@ impl AdamWConfig {
 
     /// A module optimizer updating every parameter with [`AdamW`].
     pub fn init(&self) -> ModuleOptimizer {
-        ModuleOptimizer::new(self.build()).with_grad_clipping(self.grad_clipping)
+        ModuleOptimizer::new(self.build())
+            .with_grad_clipping(grad_clipping::init(&self.grad_clipping))
     }
 }
 

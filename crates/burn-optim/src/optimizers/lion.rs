@@ -6,7 +6,8 @@
 use burn_core::config::Config;
 use burn_tensor::Tensor;
 
-use crate::{GradientClipping, LearningRate, ModuleOptimizer, Optimizer, record_state};
+use crate::grad_clipping::{self, GradientClippingConfig};
+use crate::{LearningRate, ModuleOptimizer, Optimizer, record_state};
 
 /// The configuration of [`Lion`].
 #[derive(Config, Debug)]
@@ -21,7 +22,7 @@ pub struct LionConfig {
     #[config(default = 0.0)]
     pub weight_decay: f64,
     /// Gradient clipping applied before the update.
-    pub grad_clipping: Option<GradientClipping>,
+    pub grad_clipping: Option<GradientClippingConfig>,
 }
 
 impl LionConfig {
@@ -34,7 +35,8 @@ impl LionConfig {
 
     /// A module optimizer updating every parameter with [`Lion`].
     pub fn init(&self) -> ModuleOptimizer {
-        ModuleOptimizer::new(self.build()).with_grad_clipping(self.grad_clipping)
+        ModuleOptimizer::new(self.build())
+            .with_grad_clipping(grad_clipping::init(&self.grad_clipping))
     }
 }
 

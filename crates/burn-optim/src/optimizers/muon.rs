@@ -10,7 +10,10 @@
 use burn_core::config::Config;
 use burn_tensor::Tensor;
 
-use crate::{GradientClipping, LearningRate, ModuleOptimizer, Optimizer, record_state};
+use crate::decay::{self, WeightDecayConfig};
+use crate::grad_clipping::{self, GradientClippingConfig};
+use crate::momentum::{Momentum, MomentumConfig, MomentumState};
+use crate::{LearningRate, ModuleOptimizer, Optimizer, record_state};
 
 /// The quintic Newton–Schulz coefficients of the published Muon.
 const NS_COEFFICIENTS: (f64, f64, f64) = (3.4445, -4.7750, 2.0315);
@@ -20,20 +23,18 @@ const NS_EPSILON: f64 = 1e-7;
 /// The configuration of [`Muon`].
 #[derive(Config, Debug)]
 pub struct MuonConfig {
-    /// Momentum `μ`.
-    #[config(default = 0.95)]
-    pub momentum: f64,
-    /// Orthogonalise `g + μ·b` (Nesterov) instead of `b`.
-    #[config(default = true)]
-    pub nesterov: bool,
+    /// Decoupled weight decay `λ`: `θ ← θ·(1 - lr·λ)`.
+    pub weight_decay: Option<WeightDecayConfig>,
+    /// The momentum of the gradient before orthogonalisation: Burn's
+    /// default `μ = 0.95`, no dampening, Nesterov (orthogonalise
+    /// `g + μ·b` instead of `b`).
+    #[config(default = "MomentumConfig { momentum: 0.95, dampening: 0.0, nesterov: true }")]
+    pub momentum: MomentumConfig,
     /// Newton–Schulz iterations.
     #[config(default = 5)]
     pub ns_steps: usize,
-    /// Decoupled weight decay `λ`: `θ ← θ·(1 - lr·λ)`.
-    #[config(default = 0.0)]
-    pub weight_decay: f64,
     /// Gradient clipping applied before the update.
-    pub grad_clipping: Option<GradientClipping>,
+    pub grad_clipping: Option<GradientClippingConfig>,
 }
 
 impl MuonConfig {
@@ -47,11 +48,13 @@ impl MuonConfig {
     /// A module optimizer updating every parameter with [`Muon`] (every
     /// trainable parameter must then be a matrix; see the module docs).
     pub fn init(&self) -> ModuleOptimizer {
-        ModuleOptimizer::new(self.build()).with_grad_clipping(self.grad_clipping)
+        ModuleOptimizer::new(self.build())
+            .with_grad_clipping(grad_clipping::init(&self.grad_clipping))
     }
 }
 
-/// Muon: `b ← μ·b + g` (from zero), `d = g + μ·b` (Nesterov) or `b`,
+/// Muon: `b ← μ·b + (1 - τ)·g` (`b = g` on the first step, `τ` the
+/// dampening, 0 by default), `d = g + μ·b` (Nesterov) or `b`,
 /// `O = NewtonSchulz(d)`, `θ ← θ·(1 - lr·λ) - lr·√max(1, rows/cols)·O`.
 #[derive(Clone, Debug)]
 pub struct Muon {
@@ -107,20 +110,17 @@ impl Optimizer for Muon {
         let c = &self.config;
         let shape = tensor.shape();
         let (rows, cols) = (shape[0], shape[1]);
-        let momentum = match state {
-            Some(s) => s.momentum.mul_scalar(c.momentum) + grad.clone(),
-            None => grad.clone(),
-        };
-        let direction = if c.nesterov {
-            grad + momentum.clone().mul_scalar(c.momentum)
-        } else {
-            momentum.clone()
-        };
+        let velocity = state.map(|s| MomentumState {
+            velocity: s.momentum,
+        });
+        let (direction, velocity) = Momentum::new(&c.momentum).transform(grad, velocity);
+        let momentum = velocity.velocity;
         let orthogonal: Tensor<D> =
             newton_schulz(direction.reshape([rows, cols]), c.ns_steps).reshape(shape);
         let scale = (rows as f64 / cols as f64).max(1.0).sqrt();
-        let decayed = if c.weight_decay != 0.0 {
-            tensor.mul_scalar(1.0 - lr * c.weight_decay)
+        let penalty = decay::penalty(&c.weight_decay);
+        let decayed = if penalty != 0.0 {
+            tensor.mul_scalar(1.0 - lr * penalty)
         } else {
             tensor
         };

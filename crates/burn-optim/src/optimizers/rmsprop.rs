@@ -4,7 +4,9 @@
 use burn_core::config::Config;
 use burn_tensor::Tensor;
 
-use crate::{GradientClipping, LearningRate, ModuleOptimizer, Optimizer, record_state};
+use crate::decay::{self, WeightDecayConfig};
+use crate::grad_clipping::{self, GradientClippingConfig};
+use crate::{LearningRate, ModuleOptimizer, Optimizer, record_state};
 
 /// The configuration of [`RmsProp`].
 #[derive(Config, Debug)]
@@ -16,8 +18,7 @@ pub struct RmsPropConfig {
     #[config(default = 1e-8)]
     pub epsilon: f64,
     /// L2 penalty `λ`, added to the gradient as `λ·θ`.
-    #[config(default = 0.0)]
-    pub weight_decay: f64,
+    pub weight_decay: Option<WeightDecayConfig>,
     /// Momentum `μ` of the step (0: none).
     #[config(default = 0.0)]
     pub momentum: f64,
@@ -25,7 +26,7 @@ pub struct RmsPropConfig {
     #[config(default = false)]
     pub centered: bool,
     /// Gradient clipping applied before the update.
-    pub grad_clipping: Option<GradientClipping>,
+    pub grad_clipping: Option<GradientClippingConfig>,
 }
 
 impl RmsPropConfig {
@@ -38,7 +39,8 @@ impl RmsPropConfig {
 
     /// A module optimizer updating every parameter with [`RmsProp`].
     pub fn init(&self) -> ModuleOptimizer {
-        ModuleOptimizer::new(self.build()).with_grad_clipping(self.grad_clipping)
+        ModuleOptimizer::new(self.build())
+            .with_grad_clipping(grad_clipping::init(&self.grad_clipping))
     }
 }
 
@@ -75,8 +77,9 @@ impl Optimizer for RmsProp {
         state: Option<RmsPropState<D>>,
     ) -> (Tensor<D>, Option<RmsPropState<D>>) {
         let c = &self.config;
-        let grad = if c.weight_decay != 0.0 {
-            grad + tensor.clone().mul_scalar(c.weight_decay)
+        let penalty = decay::penalty(&c.weight_decay);
+        let grad = if penalty != 0.0 {
+            grad + tensor.clone().mul_scalar(penalty)
         } else {
             grad
         };

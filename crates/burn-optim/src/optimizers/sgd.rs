@@ -4,62 +4,59 @@
 use burn_core::config::Config;
 use burn_tensor::Tensor;
 
-use crate::{GradientClipping, LearningRate, ModuleOptimizer, Optimizer, record_state};
+use crate::decay::{WeightDecay, WeightDecayConfig};
+use crate::grad_clipping::{self, GradientClippingConfig};
+use crate::momentum::{Momentum, MomentumConfig, MomentumState};
+use crate::{LearningRate, ModuleOptimizer, Optimizer, record_state};
 
-/// The configuration of [`Sgd`].
+/// The configuration of [`Sgd`], as Burn's: plain SGD by default, with
+/// optional momentum, L2 weight decay and gradient clipping.
+///
+/// ```
+/// use burn_optim::SgdConfig;
+/// use burn_optim::decay::WeightDecayConfig;
+/// use burn_optim::momentum::MomentumConfig;
+///
+/// // PyTorch's `SGD(params, lr, momentum=0.9, nesterov=True, weight_decay=1e-4)`.
+/// let config = SgdConfig::new()
+///     .with_momentum(Some(MomentumConfig::new().with_dampening(0.0).with_nesterov(true)))
+///     .with_weight_decay(Some(WeightDecayConfig::new(1e-4)));
+/// let optimizer = config.init();
+/// ```
 #[derive(Config, Debug)]
 pub struct SgdConfig {
-    /// Momentum factor `μ` (0: plain SGD, no state).
-    #[config(default = 0.0)]
-    pub momentum: f64,
-    /// Dampening `τ` of the momentum: the gradient enters the buffer scaled
-    /// by `1 - τ` (from the second step on).
-    #[config(default = 0.0)]
-    pub dampening: f64,
-    /// Nesterov momentum: step along `g + μ·b` instead of `b`.
-    #[config(default = false)]
-    pub nesterov: bool,
     /// L2 penalty `λ`, added to the gradient as `λ·θ`.
-    #[config(default = 0.0)]
-    pub weight_decay: f64,
+    pub weight_decay: Option<WeightDecayConfig>,
+    /// Momentum (no state without it). Note Burn's [`MomentumConfig`]
+    /// default dampening is 0.1; PyTorch's is 0.
+    pub momentum: Option<MomentumConfig>,
     /// Gradient clipping applied before the update.
-    pub grad_clipping: Option<GradientClipping>,
+    pub gradient_clipping: Option<GradientClippingConfig>,
 }
 
 impl SgdConfig {
     /// The optimizer.
-    ///
-    /// # Panics
-    /// If Nesterov momentum is asked for without momentum or with
-    /// dampening (as PyTorch, which has no meaning for it then).
     pub fn build(&self) -> Sgd {
-        assert!(
-            !self.nesterov || (self.momentum > 0.0 && self.dampening == 0.0),
-            "SGD: Nesterov momentum needs a positive momentum and zero dampening"
-        );
         Sgd {
-            momentum: self.momentum,
-            dampening: self.dampening,
-            nesterov: self.nesterov,
-            weight_decay: self.weight_decay,
+            momentum: self.momentum.as_ref().map(Momentum::new),
+            weight_decay: self.weight_decay.as_ref().map(WeightDecay::new),
         }
     }
 
     /// A module optimizer updating every parameter with [`Sgd`].
     pub fn init(&self) -> ModuleOptimizer {
-        ModuleOptimizer::new(self.build()).with_grad_clipping(self.grad_clipping)
+        ModuleOptimizer::new(self.build())
+            .with_grad_clipping(grad_clipping::init(&self.gradient_clipping))
     }
 }
 
-/// SGD: with `g = ∇ + λ·θ`, the momentum buffer `b = g` on the first step
-/// and `b = μ·b + (1 - τ)·g` after; the step `d = g + μ·b` (Nesterov) or
-/// `d = b` (or `g` without momentum); `θ ← θ - lr·d`.
+/// SGD: with `g = ∇ + λ·θ`, the step `d` is the [momentum](crate::momentum)
+/// direction of `g` (or `g` without momentum); `θ ← θ - lr·d`. With
+/// dampening 0 this is PyTorch's `torch.optim.SGD`.
 #[derive(Clone, Debug)]
 pub struct Sgd {
-    momentum: f64,
-    dampening: f64,
-    nesterov: bool,
-    weight_decay: f64,
+    momentum: Option<Momentum>,
+    weight_decay: Option<WeightDecay>,
 }
 
 /// The momentum buffer of one parameter.
@@ -81,29 +78,22 @@ impl Optimizer for Sgd {
         grad: Tensor<D>,
         state: Option<SgdState<D>>,
     ) -> (Tensor<D>, Option<SgdState<D>>) {
-        let grad = if self.weight_decay != 0.0 {
-            grad + tensor.clone().mul_scalar(self.weight_decay)
-        } else {
-            grad
+        let grad = match &self.weight_decay {
+            Some(decay) => decay.transform(grad, tensor.clone()),
+            None => grad,
         };
-        if self.momentum == 0.0 {
+        let Some(momentum) = &self.momentum else {
             return (tensor - grad.mul_scalar(lr), None);
-        }
-        let buffer = match state {
-            None => grad.clone(),
-            Some(state) => {
-                state.momentum.mul_scalar(self.momentum)
-                    + grad.clone().mul_scalar(1.0 - self.dampening)
-            }
         };
-        let direction = if self.nesterov {
-            grad + buffer.clone().mul_scalar(self.momentum)
-        } else {
-            buffer.clone()
-        };
+        let velocity = state.map(|state| MomentumState {
+            velocity: state.momentum,
+        });
+        let (direction, velocity) = momentum.transform(grad, velocity);
         (
             tensor - direction.mul_scalar(lr),
-            Some(SgdState { momentum: buffer }),
+            Some(SgdState {
+                momentum: velocity.velocity,
+            }),
         )
     }
 }

@@ -56,3 +56,20 @@ pub fn assert_close(actual: Tensor<2>, expected: [[f32; 3]; 2], tolerance: Toler
 pub fn values<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
     tensor.into_data().to_vec::<f32>().unwrap()
 }
+
+/// PyTorch's SGD momentum `μ`: no dampening, no Nesterov (Burn's
+/// `MomentumConfig` defaults to a dampening of 0.1).
+#[allow(dead_code)]
+pub fn momentum(momentum: f64) -> Option<burn_optim::momentum::MomentumConfig> {
+    Some(burn_optim::momentum::MomentumConfig {
+        momentum,
+        dampening: 0.0,
+        nesterov: false,
+    })
+}
+
+/// An L2 weight decay of `penalty`.
+#[allow(dead_code)]
+pub fn decay(penalty: f32) -> Option<burn_optim::decay::WeightDecayConfig> {
+    Some(burn_optim::decay::WeightDecayConfig::new(penalty))
+}

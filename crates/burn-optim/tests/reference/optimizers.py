@@ -9,7 +9,9 @@ computed in float64 and rounded to float32, as the Rust test does.
 SGD, Adam, AdamW, Adagrad and RMSprop use torch.optim. Lion, Adan and Muon
 have no torch.optim class: their update rules below are written here (torch
 code by the authors of this crate) from the papers' published algorithms,
-cited at each function.
+cited at each function. Burn's `MomentumConfig` allows a dampening with
+Nesterov momentum and in Muon, which torch.optim refuses (SGD) or lacks
+(Muon): those cases apply torch.optim.SGD's momentum buffer rule by hand.
 """
 
 import math
@@ -104,15 +106,35 @@ def newton_schulz(g, steps=5, eps=1e-7):
     return x
 
 
-def muon(lr, momentum=0.95, nesterov=True, wd=0.0):
-    """Muon as published by Jordan et al. 2024: SGD momentum (Nesterov),
-    orthogonalised by Newton-Schulz, scaled by sqrt(max(1, rows/cols)),
-    with decoupled weight decay."""
+def momentum_buffer(state, g, momentum, dampening):
+    """torch.optim.SGD's buffer: g on the first step, then
+    momentum * buf + (1 - dampening) * g."""
+    buf = state.get("buf")
+    buf = g.clone() if buf is None else momentum * buf + (1 - dampening) * g
+    state["buf"] = buf
+    return buf
+
+
+def sgd_dampened_nesterov(lr, momentum, dampening, wd):
+    """SGD with Nesterov momentum and a dampening (torch.optim.SGD's rule,
+    which it only accepts with zero dampening)."""
 
     def update(p, g, state, k):
-        buf = state.get("buf", torch.zeros_like(g))
-        buf = momentum * buf + g
-        state["buf"] = buf
+        g = g + wd * p
+        buf = momentum_buffer(state, g, momentum, dampening)
+        return p - lr * (g + momentum * buf)
+
+    return update
+
+
+def muon(lr, momentum=0.95, nesterov=True, wd=0.0, dampening=0.0):
+    """Muon as published by Jordan et al. 2024: SGD momentum (Nesterov),
+    orthogonalised by Newton-Schulz, scaled by sqrt(max(1, rows/cols)),
+    with decoupled weight decay; the momentum buffer may be dampened as in
+    torch.optim.SGD (zero in the paper)."""
+
+    def update(p, g, state, k):
+        buf = momentum_buffer(state, g, momentum, dampening)
         d = g + momentum * buf if nesterov else buf
         o = newton_schulz(d)
         scale = max(1.0, p.shape[0] / p.shape[1]) ** 0.5
@@ -144,6 +166,8 @@ CASES = {
     "LION": lambda: run_manual(lion(LR, wd=0.1)),
     "ADAN": lambda: run_manual(adan(LR, wd=0.05)),
     "MUON": lambda: run_manual(muon(LR, wd=0.1)),
+    "MUON_DAMPENED": lambda: run_manual(muon(LR, momentum=0.9, nesterov=False, dampening=0.3)),
+    "SGD_NESTEROV_DAMPENED": lambda: run_manual(sgd_dampened_nesterov(LR, 0.8, 0.1, 0.01)),
 }
 
 
@@ -156,6 +180,10 @@ def rust(name, traj):
 
 
 if __name__ == "__main__":
+    import sys
+
+    # `python optimizers.py NAME...` prints only those cases.
+    wanted = sys.argv[1:] or list(CASES)
     print(f"// torch {torch.__version__}")
-    for name, case in CASES.items():
-        rust(name, case())
+    for name in wanted:
+        rust(name, CASES[name]())

@@ -6,9 +6,11 @@ mod display;
 mod kind;
 pub mod module;
 mod overload;
+mod read_error;
 pub mod slice;
 
 #[cfg(feature = "autodiff")]
 pub use api::{Checkpointing, Gradients};
 pub use api::{Tensor, TensorCreationOptions};
 pub use kind::{Bool, Float, Int, KindTag, Numeric, TensorKind};
+pub use read_error::TensorReadError;

@@ -1,5 +1,5 @@
 //! Functions of neural-network layers on float tensors
-//! (`burn::tensor::module`): convolutions, transposed convolutions,
+//! (`burn::tensor::module`): embedding, convolutions, transposed convolutions,
 //! `unfold4d`, pooling, interpolation and attention. Each is the backend's `ModuleOps` method, so a backend's own
 //! kernel runs, and under autodiff its recorded derivative.
 //!
@@ -29,6 +29,18 @@ pub use burn_backend::{
 use crate::bridge::ops::conv as bridge;
 use crate::bridge::ops::pool as pool_bridge;
 use crate::{Bool, Int, Tensor};
+
+/// The rows of `weights` (`[n_embeddings, d_model]`) named by `indices`
+/// (`[batch, seq]`), giving `[batch, seq, d_model]` (PyTorch's
+/// `F.embedding`). Under autodiff the gradient of `weights` adds each
+/// output row's gradient into the row it came from.
+///
+/// Out-of-range indices are the backend's to report, as for
+/// [`Tensor::select`].
+#[track_caller]
+pub fn embedding(weights: Tensor<2>, indices: Tensor<2, Int>) -> Tensor<3> {
+    Tensor::from_bridge(pool_bridge::embedding(weights.primitive, indices.primitive))
+}
 
 /// 1-d convolution: `x` `[batch, channels, length]`, `weight`
 /// `[out_channels, channels / groups, kernel]`, `bias` `[out_channels]`.

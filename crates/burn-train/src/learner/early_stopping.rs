@@ -1,19 +1,9 @@
 //! Early stopping: ending training when a metric stops improving.
 
-use std::string::String;
+use std::boxed::Box;
 
-use super::metrics::MetricHistory;
-use crate::metric::Metric;
-use crate::renderer::Split;
-
-/// Whether lower or higher values of a metric are better.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Direction {
-    /// Lower is better (a loss).
-    Lowest,
-    /// Higher is better (an accuracy).
-    Highest,
-}
+use crate::metric::store::{Aggregate, Direction, EventStoreClient, Split};
+use crate::metric::{Metric, MetricName};
 
 /// When to stop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,77 +17,106 @@ pub enum StoppingCondition {
 
 /// Decides after each epoch whether training should stop.
 pub trait EarlyStoppingStrategy: Send {
-    /// Whether to stop after `epoch`, given every epoch value so far.
-    fn should_stop(&mut self, epoch: usize, history: &MetricHistory) -> bool;
+    /// Whether to stop after `epoch`; `store` holds the run's metric values.
+    fn should_stop(&mut self, epoch: usize, store: &EventStoreClient) -> bool;
+}
+
+/// An [`EarlyStoppingStrategy`] that can be cloned behind a box (a run
+/// keeps its strategy as `Box<dyn CloneEarlyStoppingStrategy>`).
+pub trait CloneEarlyStoppingStrategy: EarlyStoppingStrategy {
+    /// A boxed copy.
+    fn clone_box(&self) -> Box<dyn CloneEarlyStoppingStrategy>;
+}
+
+impl<T> CloneEarlyStoppingStrategy for T
+where
+    T: EarlyStoppingStrategy + Clone + 'static,
+{
+    fn clone_box(&self) -> Box<dyn CloneEarlyStoppingStrategy> {
+        Box::new(self.clone())
+    }
+}
+
+impl Clone for Box<dyn CloneEarlyStoppingStrategy> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
 }
 
 /// Stops when a numeric metric's epoch value has not improved for a number
 /// of epochs.
 ///
-/// ```
-/// use burn_train::metric::LossMetric;
-/// use burn_train::{Direction, EarlyStoppingStrategy, MetricEarlyStoppingStrategy, MetricHistory, Split, StoppingCondition};
-///
-/// let mut strategy = MetricEarlyStoppingStrategy::new(
-///     &LossMetric::new(),
-///     Direction::Lowest,
-///     Split::Valid,
-///     StoppingCondition::NoImprovementSince { n_epochs: 2 },
-/// );
-/// let mut history = MetricHistory::default();
-/// for (epoch, loss) in [(1, 0.9), (2, 0.5), (3, 0.6), (4, 0.55)] {
-///     history.record(Split::Valid, epoch, "Loss", loss);
-///     // The best loss, 0.5 at epoch 2, is two epochs old at epoch 4.
-///     assert_eq!(strategy.should_stop(epoch, &history), epoch == 4);
-/// }
-/// ```
+/// The metric must be registered for the split it watches; an epoch
+/// without a value (a metric never registered, or NaN) is no improvement
+/// and, with no value at all, never a reason to stop.
 #[derive(Clone, Debug)]
 pub struct MetricEarlyStoppingStrategy {
-    name: String,
+    name: MetricName,
+    aggregate: Aggregate,
     direction: Direction,
     split: Split,
     condition: StoppingCondition,
+    best: Option<(usize, f64)>,
+    warmup_epochs: Option<usize>,
 }
 
 impl MetricEarlyStoppingStrategy {
-    /// Watches the epoch value of `metric` (by name) on `split`.
-    pub fn new<M: Metric>(
-        metric: &M,
+    /// Watches `metric`'s epoch `aggregate` on `split`.
+    pub fn new<Me: Metric>(
+        metric: &Me,
+        aggregate: Aggregate,
         direction: Direction,
         split: Split,
         condition: StoppingCondition,
     ) -> Self {
         Self {
             name: metric.name(),
+            aggregate,
             direction,
             split,
             condition,
+            best: None,
+            warmup_epochs: None,
         }
+    }
+
+    /// Never stops during the first `warmup` epochs.
+    pub fn with_warmup_epochs(mut self, warmup: Option<usize>) -> Self {
+        self.warmup_epochs = warmup;
+        self
+    }
+
+    /// The warmup, if any.
+    pub fn warmup_epochs(&self) -> Option<usize> {
+        self.warmup_epochs
     }
 }
 
 impl EarlyStoppingStrategy for MetricEarlyStoppingStrategy {
-    fn should_stop(&mut self, epoch: usize, history: &MetricHistory) -> bool {
-        let series = history.series(self.split, &self.name);
-        let better = |a: f64, b: f64| match self.direction {
-            Direction::Lowest => a < b,
-            Direction::Highest => a > b,
-        };
-        // The first epoch reaching the best value (a later tie is no
-        // improvement); NaN values never improve.
-        let best = series.iter().filter(|(_, value)| !value.is_nan()).fold(
-            None::<(usize, f64)>,
-            |best, &(e, v)| match best {
-                Some((_, b)) if !better(v, b) => best,
-                _ => Some((e, v)),
-            },
-        );
-        match (self.condition, best) {
+    fn should_stop(&mut self, epoch: usize, store: &EventStoreClient) -> bool {
+        let value = store
+            .find_metric(&self.name, epoch, self.aggregate, &self.split)
+            .filter(|value| !value.is_nan());
+        if let Some(value) = value {
+            // The first epoch reaching the best value counts: a tie later is
+            // no improvement.
+            let improves = match (self.best, self.direction) {
+                (None, _) => true,
+                (Some((_, best)), Direction::Lowest) => value < best,
+                (Some((_, best)), Direction::Highest) => value > best,
+            };
+            if improves {
+                self.best = Some((epoch, value));
+                return false;
+            }
+        }
+        if self.warmup_epochs.is_some_and(|warmup| epoch <= warmup) {
+            return false;
+        }
+        match (self.condition, self.best) {
             (StoppingCondition::NoImprovementSince { n_epochs }, Some((best_epoch, _))) => {
                 epoch.saturating_sub(best_epoch) >= n_epochs
             }
-            // A metric never recorded on this split (a name that matches no
-            // registered metric, or only NaN values) cannot justify stopping.
             (StoppingCondition::NoImprovementSince { .. }, None) => false,
         }
     }

@@ -1,29 +1,35 @@
-//! The learner: [`LearnerBuilder`], [`Learner`], the step traits, early
-//! stopping and the interrupter.
+//! The learner and the supervised training paradigm.
 //!
 //! ## Map
-//! - `builder.rs`: [`LearnerBuilder`].
-//! - `learner.rs`: [`Learner`], its `fit` loop, [`TrainingResult`],
-//!   [`LearnerError`].
-//! - `step.rs`: [`TrainStep`], [`ValidStep`], [`TrainOutput`],
-//!   [`ClassificationOutput`], [`RegressionOutput`].
-//! - `metrics.rs`: registered metrics, [`MetricHistory`], the log files.
-//! - `early_stopping.rs`: [`MetricEarlyStoppingStrategy`] and friends.
-//! - `interrupter.rs`: [`TrainingInterrupter`].
+//! - `base.rs`: [`Learner`], [`LearningCheckpointer`], [`Interrupter`].
+//! - `step.rs`: [`TrainStep`], [`InferenceStep`], [`TrainOutput`],
+//!   [`LearningResult`], [`LearnerModel`].
+//! - `outputs.rs`: [`ClassificationOutput`], [`RegressionOutput`],
+//!   [`MultiLabelClassificationOutput`], [`SequenceOutput`].
+//! - `supervised/`: [`SupervisedTraining`] and the strategies.
+//! - `early_stopping.rs`, `summary.rs`, `application_logger.rs`, `error.rs`.
 
-mod builder;
+mod application_logger;
+mod base;
 mod early_stopping;
-mod interrupter;
-#[allow(clippy::module_inception)]
-mod learner;
-mod metrics;
+mod error;
+mod outputs;
 mod step;
+mod summary;
+mod supervised;
 
-pub use builder::LearnerBuilder;
+pub use application_logger::{ApplicationLoggerInstaller, FileApplicationLoggerInstaller};
+pub use base::{Interrupter, Interruption, Learner, LearningCheckpointer};
 pub use early_stopping::{
-    Direction, EarlyStoppingStrategy, MetricEarlyStoppingStrategy, StoppingCondition,
+    CloneEarlyStoppingStrategy, EarlyStoppingStrategy, MetricEarlyStoppingStrategy,
+    StoppingCondition,
 };
-pub use interrupter::TrainingInterrupter;
-pub use learner::{Learner, LearnerError, TrainingResult};
-pub use metrics::MetricHistory;
-pub use step::{ClassificationOutput, RegressionOutput, TrainOutput, TrainStep, ValidStep};
+pub use error::{TrainingError, WorkerFailure};
+pub use outputs::{
+    ClassificationOutput, MultiLabelClassificationOutput, RegressionOutput, SequenceOutput,
+};
+pub use step::{InferenceStep, LearnerModel, LearningResult, TrainOutput, TrainStep};
+pub use summary::{
+    LearnerSummary, LearnerSummaryConfig, MetricEntry, MetricSummary, SummaryMetrics,
+};
+pub use supervised::*;

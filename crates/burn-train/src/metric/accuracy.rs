@@ -1,47 +1,151 @@
 //! [`AccuracyMetric`] and [`TopKAccuracyMetric`].
 
-use std::string::String;
+use std::sync::Arc;
 
+use burn_tensor::{Int, Tensor, TensorReadError};
+
+use super::host::{HostScores, read_targets};
+use super::state::{FormatOptions, NumericMetricState};
 use super::{
-    ClassificationInput, HostScores, Metric, MetricEntry, MetricMetadata, Numeric, NumericState,
+    Metric, MetricAttributes, MetricMetadata, MetricName, Numeric, NumericAttributes, NumericEntry,
+    SerializedEntry,
 };
+
+/// The input of [`AccuracyMetric`]: class scores and target classes.
+#[derive(Clone, Debug)]
+pub struct AccuracyInput {
+    /// Scores (logits or probabilities), `[batch, classes]`.
+    pub outputs: Tensor<2>,
+    /// The target class of each sample, `[batch]`.
+    pub targets: Tensor<1, Int>,
+}
+
+impl AccuracyInput {
+    /// Wraps scores and targets.
+    pub fn new(outputs: Tensor<2>, targets: Tensor<1, Int>) -> Self {
+        Self { outputs, targets }
+    }
+}
+
+/// The input of [`TopKAccuracyMetric`]: class scores and target classes.
+#[derive(Clone, Debug)]
+pub struct TopKAccuracyInput {
+    /// Scores (logits or probabilities), `[batch, classes]`.
+    pub outputs: Tensor<2>,
+    /// The target class of each sample, `[batch]`.
+    pub targets: Tensor<1, Int>,
+}
+
+impl TopKAccuracyInput {
+    /// Wraps scores and targets.
+    pub fn new(outputs: Tensor<2>, targets: Tensor<1, Int>) -> Self {
+        Self { outputs, targets }
+    }
+}
+
+fn percent_attributes() -> MetricAttributes {
+    NumericAttributes {
+        unit: Some("%".into()),
+        higher_is_better: true,
+    }
+    .into()
+}
+
+fn percent_format(name: MetricName) -> FormatOptions {
+    FormatOptions::new(name).unit("%").precision(2)
+}
+
+/// `(hits, counted)` over the samples whose target is not `pad_token`.
+fn count_hits(
+    scores: &HostScores,
+    targets: &[i64],
+    pad_token: Option<usize>,
+    hit: impl Fn(&[f64], usize, i64) -> bool,
+) -> (usize, usize) {
+    let mut hits = 0;
+    let mut counted = 0;
+    for (i, &target) in targets.iter().enumerate() {
+        if pad_token.is_some_and(|pad| target == pad as i64) {
+            continue;
+        }
+        counted += 1;
+        if hit(scores.row(i), i, target) {
+            hits += 1;
+        }
+    }
+    (hits, counted)
+}
+
+/// Records `hits / counted` in percent, weighted by `counted`.
+fn record_percent(state: &mut NumericMetricState, hits: usize, counted: usize) {
+    let value = if counted == 0 {
+        f64::NAN
+    } else {
+        100.0 * hits as f64 / counted as f64
+    };
+    state.update(value, counted);
+}
 
 /// The share of samples whose highest score is the target class, in
 /// percent. Samples whose target is the pad token (if one is set) are not
-/// counted.
-#[derive(Clone, Debug, Default)]
+/// counted; the epoch value is hits over counted samples of the epoch.
+#[derive(Clone, Debug)]
 pub struct AccuracyMetric {
-    state: NumericState,
+    name: MetricName,
+    state: NumericMetricState,
     pad_token: Option<usize>,
 }
 
+impl Default for AccuracyMetric {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl AccuracyMetric {
-    /// An accuracy metric counting every sample.
+    /// An accuracy metric counting every sample, named `"Accuracy"`.
     pub fn new() -> Self {
-        Self::default()
+        Self {
+            name: Arc::new("Accuracy".into()),
+            state: NumericMetricState::new(),
+            pad_token: None,
+        }
     }
 
-    /// Ignores samples whose target is `pad_token`.
-    pub fn with_pad_token(mut self, pad_token: usize) -> Self {
-        self.pad_token = Some(pad_token);
+    /// Ignores samples whose target is `index`.
+    pub fn with_pad_token(mut self, index: usize) -> Self {
+        self.pad_token = Some(index);
         self
     }
 }
 
 impl Metric for AccuracyMetric {
-    type Input = ClassificationInput;
+    type Input = AccuracyInput;
 
-    fn name(&self) -> String {
-        "Accuracy".into()
+    fn name(&self) -> MetricName {
+        self.name.clone()
     }
 
-    fn update(&mut self, item: &ClassificationInput, _metadata: &MetricMetadata) -> MetricEntry {
-        let host = item.to_host();
-        let (correct, counted) = count_hits(&host, self.pad_token, |host, i, target| {
-            host.argmax(i) as i64 == target
+    fn attributes(&self) -> MetricAttributes {
+        percent_attributes()
+    }
+
+    fn update(
+        &mut self,
+        item: &AccuracyInput,
+        _metadata: &MetricMetadata,
+    ) -> Result<SerializedEntry, TensorReadError> {
+        let scores = HostScores::read(&item.outputs)?;
+        let targets = read_targets("AccuracyMetric", &scores, &item.targets)?;
+        let (hits, counted) = count_hits(&scores, &targets, self.pad_token, |_, i, target| {
+            scores.argmax(i) as i64 == target
         });
-        let name = self.name();
-        update_percent(&mut self.state, &name, correct, counted)
+        record_percent(&mut self.state, hits, counted);
+        Ok(self.state.compute_update(percent_format(self.name())))
+    }
+
+    fn compute(&mut self) -> Result<SerializedEntry, TensorReadError> {
+        Ok(self.state.compute_final(percent_format(self.name())))
     }
 
     fn clear(&mut self) {
@@ -50,12 +154,16 @@ impl Metric for AccuracyMetric {
 }
 
 impl Numeric for AccuracyMetric {
-    fn value(&self) -> f64 {
-        self.state.value()
+    fn value(&self) -> Option<NumericEntry> {
+        Some(self.state.current_value())
     }
 
-    fn running_value(&self) -> f64 {
-        self.state.running_value()
+    fn running_value(&self) -> Option<NumericEntry> {
+        Some(self.state.running_value())
+    }
+
+    fn final_value(&self) -> NumericEntry {
+        self.state.final_value()
     }
 }
 
@@ -64,51 +172,76 @@ impl Numeric for AccuracyMetric {
 /// is the number of classes scoring strictly higher.
 #[derive(Clone, Debug)]
 pub struct TopKAccuracyMetric {
+    name: MetricName,
     k: usize,
-    state: NumericState,
+    state: NumericMetricState,
     pad_token: Option<usize>,
 }
 
+impl Default for TopKAccuracyMetric {
+    /// Top-1 accuracy.
+    fn default() -> Self {
+        Self::new(1)
+    }
+}
+
 impl TopKAccuracyMetric {
-    /// Top-`k` accuracy.
+    /// Top-`k` accuracy, named `"Top-K Accuracy @ TopK({k})"`.
     ///
     /// # Panics
     /// If `k` is 0.
     pub fn new(k: usize) -> Self {
         assert!(k > 0, "TopKAccuracyMetric::new: k must be at least 1");
         Self {
+            name: Arc::new(format!("Top-K Accuracy @ TopK({k})")),
             k,
-            state: NumericState::new(),
+            state: NumericMetricState::new(),
             pad_token: None,
         }
     }
 
-    /// Ignores samples whose target is `pad_token`.
-    pub fn with_pad_token(mut self, pad_token: usize) -> Self {
-        self.pad_token = Some(pad_token);
+    /// Ignores samples whose target is `index`.
+    pub fn with_pad_token(mut self, index: usize) -> Self {
+        self.pad_token = Some(index);
         self
     }
 }
 
 impl Metric for TopKAccuracyMetric {
-    type Input = ClassificationInput;
+    type Input = TopKAccuracyInput;
 
-    fn name(&self) -> String {
-        format!("Top-{} Accuracy", self.k)
+    fn name(&self) -> MetricName {
+        self.name.clone()
     }
 
-    fn update(&mut self, item: &ClassificationInput, _metadata: &MetricMetadata) -> MetricEntry {
-        let host = item.to_host();
+    fn attributes(&self) -> MetricAttributes {
+        percent_attributes()
+    }
+
+    fn update(
+        &mut self,
+        item: &TopKAccuracyInput,
+        _metadata: &MetricMetadata,
+    ) -> Result<SerializedEntry, TensorReadError> {
+        let scores = HostScores::read(&item.outputs)?;
+        let targets = read_targets("TopKAccuracyMetric", &scores, &item.targets)?;
         let k = self.k;
-        let (correct, counted) = count_hits(&host, self.pad_token, |host, i, target| {
-            let row = host.row(i);
-            match row.get(target as usize) {
-                Some(&score) => row.iter().filter(|&&other| other > score).count() < k,
-                None => false,
-            }
-        });
-        let name = self.name();
-        update_percent(&mut self.state, &name, correct, counted)
+        let (hits, counted) =
+            count_hits(
+                &scores,
+                &targets,
+                self.pad_token,
+                |row, _, target| match usize::try_from(target).ok().and_then(|t| row.get(t)) {
+                    Some(&score) => row.iter().filter(|&&other| other > score).count() < k,
+                    None => false,
+                },
+            );
+        record_percent(&mut self.state, hits, counted);
+        Ok(self.state.compute_update(percent_format(self.name())))
+    }
+
+    fn compute(&mut self) -> Result<SerializedEntry, TensorReadError> {
+        Ok(self.state.compute_final(percent_format(self.name())))
     }
 
     fn clear(&mut self) {
@@ -117,46 +250,15 @@ impl Metric for TopKAccuracyMetric {
 }
 
 impl Numeric for TopKAccuracyMetric {
-    fn value(&self) -> f64 {
-        self.state.value()
+    fn value(&self) -> Option<NumericEntry> {
+        Some(self.state.current_value())
     }
 
-    fn running_value(&self) -> f64 {
-        self.state.running_value()
+    fn running_value(&self) -> Option<NumericEntry> {
+        Some(self.state.running_value())
     }
-}
 
-/// `(hits, counted)` over the samples whose target is not `pad_token`.
-fn count_hits(
-    host: &HostScores,
-    pad_token: Option<usize>,
-    hit: impl Fn(&HostScores, usize, i64) -> bool,
-) -> (usize, usize) {
-    let mut hits = 0;
-    let mut counted = 0;
-    for (i, &target) in host.targets.iter().enumerate() {
-        if pad_token.is_some_and(|pad| target == pad as i64) {
-            continue;
-        }
-        counted += 1;
-        if hit(host, i, target) {
-            hits += 1;
-        }
+    fn final_value(&self) -> NumericEntry {
+        self.state.final_value()
     }
-    (hits, counted)
-}
-
-/// Records `hits / counted` in percent, weighted by `counted`.
-fn update_percent(
-    state: &mut NumericState,
-    name: &str,
-    hits: usize,
-    counted: usize,
-) -> MetricEntry {
-    let value = if counted == 0 {
-        0.0
-    } else {
-        100.0 * hits as f64 / counted as f64
-    };
-    state.update(name, value, counted, " %")
 }

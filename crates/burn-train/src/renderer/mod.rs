@@ -1,62 +1,51 @@
-//! Renderers: how a person follows training.
+//! Renderers: how a person follows training and evaluation.
 //!
-//! The learner hands a [`MetricsRenderer`] every metric update and, after
-//! each batch, where training stands ([`TrainingProgress`]). Two ship here:
+//! A [`MetricsRenderer`] learns of every metric when a run starts
+//! ([`register_metric`](MetricsRenderer::register_metric)), receives each
+//! metric update ([`MetricsRendererTraining`], [`MetricsRendererEvaluation`])
+//! and follows the progress as a progress logger
+//! ([`TrainingProgressLogger`], [`EvaluationProgressLogger`]). Two ship
+//! here:
 //!
-//! - [`TextRenderer`]: plain lines on stdout, for logs, pipes and CI (a
-//!   progress line every few seconds and a summary line per epoch);
-//! - `TuiRenderer` (feature `tui`): the ratatui dashboard, with live plots
-//!   of the training and validation metrics, progress bars, the arrow keys
-//!   to pick a metric and the span of history, and `q` to stop cleanly.
+//! - [`CliMetricsRenderer`]: plain lines on stdout, for logs, pipes and CI
+//!   (a progress line every few seconds and a line per pass with its epoch
+//!   values);
+//! - [`tui::TuiMetricsRendererWrapper`] (feature `tui`): the ratatui
+//!   dashboard, with live plots of the training and validation metrics,
+//!   progress bars, the arrow keys to pick a metric and the span of
+//!   history, and `q` to stop cleanly.
 //!
 //! [`default_renderer`] picks the dashboard when the `tui` feature is on and
-//! stdout is a terminal, and text otherwise.
+//! stdout is a terminal, and the text otherwise.
 
-mod text;
+mod cli;
 #[cfg(feature = "tui")]
-mod tui;
+pub mod tui;
 
-pub use text::TextRenderer;
-#[cfg(feature = "tui")]
-pub use tui::TuiRenderer;
+pub use cli::CliMetricsRenderer;
 
 use std::boxed::Box;
 use std::string::String;
-use std::vec::Vec;
+use std::sync::Arc;
 
-use crate::TrainingInterrupter;
-use crate::metric::{MetricEntry, Progress};
-
-/// Which part of an epoch an event belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Split {
-    /// The training pass.
-    Train,
-    /// The validation pass.
-    Valid,
-}
-
-impl Split {
-    /// `"train"` or `"valid"` (also the log directory's name).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Split::Train => "train",
-            Split::Valid => "valid",
-        }
-    }
-}
+use crate::learner::Interrupter;
+use crate::learner::LearnerSummary;
+use crate::logger::{EvaluationProgressLogger, TrainingProgressLogger};
+use crate::metric::{MetricDefinition, MetricEntry, NumericEntry};
 
 /// A metric update as a renderer receives it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum MetricState {
-    /// A metric shown as text only.
+    /// A text metric's entry.
     Generic(MetricEntry),
-    /// A numeric metric: its entry and the batch's value, to plot.
-    Numeric(MetricEntry, f64),
+    /// A numeric metric's entry and the value to plot, if it has one for
+    /// this update ([`NumericEntry::Final`] at the end of a pass: the
+    /// epoch value).
+    Numeric(MetricEntry, Option<NumericEntry>),
 }
 
 impl MetricState {
-    /// The metric's entry.
+    /// The update's entry.
     pub fn entry(&self) -> &MetricEntry {
         match self {
             MetricState::Generic(entry) | MetricState::Numeric(entry, _) => entry,
@@ -64,56 +53,111 @@ impl MetricState {
     }
 }
 
-/// Where training stands after a batch.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct TrainingProgress {
-    /// Items processed in this epoch's current pass.
-    pub progress: Progress,
-    /// The epoch, from 1.
-    pub epoch: usize,
-    /// The number of epochs configured.
-    pub epoch_total: usize,
-    /// The iteration within the pass, from 1.
-    pub iteration: usize,
+/// The name of an evaluation (a test set), grouping its metrics.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct EvaluationName {
+    pub(crate) name: Arc<String>,
 }
 
-/// The epoch values of the numeric metrics of one pass, in registration
-/// order: `(name, value)`.
-pub type EpochSummary = Vec<(String, f64)>;
+impl EvaluationName {
+    /// The name `name` (anything that displays).
+    pub fn new<S: core::fmt::Display>(name: S) -> Self {
+        Self {
+            name: Arc::new(name.to_string()),
+        }
+    }
 
-/// Shows training to a person.
-pub trait MetricsRenderer: Send {
+    /// The name as text.
+    pub fn as_str(&self) -> &str {
+        &self.name
+    }
+}
+
+impl core::fmt::Display for EvaluationName {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
+/// Prints the summary, if there is one.
+fn print_summary(summary: Option<LearnerSummary>) {
+    if let Some(summary) = summary {
+        println!("{summary}");
+    }
+}
+
+/// What a renderer shows of training.
+pub trait MetricsRendererTraining: Send + Sync {
     /// A training metric was updated.
     fn update_train(&mut self, state: MetricState);
 
     /// A validation metric was updated.
     fn update_valid(&mut self, state: MetricState);
 
-    /// A training batch is done.
-    fn render_train(&mut self, item: TrainingProgress);
-
-    /// A validation batch is done.
-    fn render_valid(&mut self, item: TrainingProgress);
-
-    /// A pass of an epoch is done; `summary` holds its epoch values.
-    fn on_epoch_end(&mut self, _split: Split, _epoch: usize, _summary: &EpochSummary) {}
-
-    /// Training is over (finished, stopped early or interrupted): release
-    /// the terminal.
-    fn on_train_end(&mut self) {}
+    /// Training ended (finished, stopped or failed): release the screen and
+    /// show `summary` (by default, print it).
+    ///
+    /// # Errors
+    /// When the screen cannot be given back.
+    fn on_train_end(
+        &mut self,
+        summary: Option<LearnerSummary>,
+    ) -> Result<(), Box<dyn core::error::Error>> {
+        print_summary(summary);
+        Ok(())
+    }
 }
 
-/// The dashboard when the `tui` feature is on and stdout is a terminal,
-/// plain text otherwise. The dashboard asks `interrupter` to stop when the
-/// user presses `q`.
-pub fn default_renderer(interrupter: &TrainingInterrupter) -> Box<dyn MetricsRenderer> {
+/// What a renderer shows of an evaluation.
+pub trait MetricsRendererEvaluation: Send + Sync {
+    /// A metric of evaluation `name` was updated.
+    fn update_test(&mut self, name: EvaluationName, state: MetricState);
+
+    /// The evaluation ended: release the screen and show `summary` (by
+    /// default, print it).
+    ///
+    /// # Errors
+    /// When the screen cannot be given back.
+    fn on_test_end(
+        &mut self,
+        summary: Option<LearnerSummary>,
+    ) -> Result<(), Box<dyn core::error::Error>> {
+        print_summary(summary);
+        Ok(())
+    }
+}
+
+/// A renderer for training and evaluation: it receives the metric updates
+/// and follows the progress of both.
+pub trait MetricsRenderer:
+    MetricsRendererEvaluation
+    + MetricsRendererTraining
+    + TrainingProgressLogger
+    + EvaluationProgressLogger
+{
+    /// Keeps the display until the user closes it (the dashboard waits for
+    /// `q`); the text renderer has nothing to keep.
+    fn manual_close(&mut self);
+
+    /// A metric of the run, before its first update.
+    fn register_metric(&mut self, definition: MetricDefinition);
+}
+
+/// The dashboard when the `tui` feature is on and stdout is a terminal, the
+/// text renderer otherwise. The dashboard stops training through
+/// `interrupter` when the user presses `q`; `checkpoint` is the epoch a
+/// resumed run starts after.
+pub fn default_renderer(
+    interrupter: Interrupter,
+    checkpoint: Option<usize>,
+) -> Box<dyn MetricsRenderer> {
     #[cfg(feature = "tui")]
     {
         use std::io::IsTerminal;
         if std::io::stdout().is_terminal() {
-            return Box::new(TuiRenderer::new(interrupter.clone()));
+            return Box::new(tui::TuiMetricsRendererWrapper::new(interrupter, checkpoint));
         }
     }
-    let _ = interrupter;
-    Box::new(TextRenderer::new())
+    let _ = (interrupter, checkpoint);
+    Box::new(CliMetricsRenderer::new())
 }

@@ -1,3 +1,4 @@
 //! float tensor tests.
 
+mod module;
 mod ops;

@@ -1,6 +1,9 @@
 use std::sync::Arc;
 
+use burn_dataset::DatasetError;
 use burn_tensor::Device;
+
+pub use burn_dataset::{Dataset, DatasetIterator};
 
 /// How far an iteration over a data loader has gone, in items.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,7 +31,11 @@ impl Progress {
 
 /// An iterator over the batches of a data loader that also reports its
 /// [`Progress`].
-pub trait DataLoaderIterator<O>: Iterator<Item = O> {
+///
+/// A batch whose items the dataset failed to produce is an `Err` (the
+/// first failing item's error), so the loop decides what to do with it;
+/// the iteration goes on with the next batch.
+pub trait DataLoaderIterator<O>: Iterator<Item = Result<O, DatasetError>> {
     /// The items handed out so far and the total for this iteration.
     fn progress(&self) -> Progress;
 }

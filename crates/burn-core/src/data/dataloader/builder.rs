@@ -17,7 +17,9 @@ use super::{BatchDataLoader, Batcher, DataLoader};
 ///     .batch_size(3)
 ///     .set_device(Device::flex())
 ///     .build(InMemDataset::new(vec![1, 2, 3, 4, 5]));
-/// assert_eq!(loader.iter().collect::<Vec<_>>(), [6, 9]);
+/// let sums: Vec<u32> = loader.iter().collect::<Result<_, _>>()?;
+/// assert_eq!(sums, [6, 9]);
+/// # Ok::<(), burn_core::data::dataset::DatasetError>(())
 /// ```
 ///
 /// Defaults: batch size 1, no shuffle (dataset order), no worker thread

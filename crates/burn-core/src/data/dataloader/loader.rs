@@ -3,7 +3,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use burn_dataset::transform::PartialDataset;
-use burn_dataset::{Dataset, SeededRng};
+use burn_dataset::{Dataset, DatasetError, SeededRng};
 use burn_tensor::Device;
 
 use super::{Batcher, DataLoader, DataLoaderIterator, Progress};
@@ -89,19 +89,16 @@ fn lock(rng: &Mutex<SeededRng>) -> std::sync::MutexGuard<'_, SeededRng> {
     rng.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-fn fetch<I>(dataset: &dyn Dataset<I>, indices: &[usize]) -> Vec<I> {
-    indices
-        .iter()
-        .map(|&index| {
-            dataset.get(index).unwrap_or_else(|| {
-                panic!(
-                    "data loader: the dataset returned no item at index {index} \
-                     although its length is {}",
-                    dataset.len()
-                )
-            })
-        })
-        .collect()
+/// The items of one batch, then the batch; the first item the dataset
+/// fails to produce is the batch's error.
+fn build<I, O>(
+    dataset: &dyn Dataset<I>,
+    batcher: &dyn Batcher<I, O>,
+    device: &Device,
+    indices: &[usize],
+) -> Result<O, DatasetError> {
+    let items = dataset.get_many(indices.to_vec())?;
+    Ok(batcher.batch(items, device))
 }
 
 impl<I, O> DataLoader<O> for BatchDataLoader<I, O>
@@ -154,14 +151,15 @@ struct SequentialIter<'a, I, O> {
 }
 
 impl<I, O> Iterator for SequentialIter<'_, I, O> {
-    type Item = O;
+    type Item = Result<O, DatasetError>;
 
-    fn next(&mut self) -> Option<O> {
+    fn next(&mut self) -> Option<Self::Item> {
         let indices = self.plan.get(self.next)?;
         self.next += 1;
-        let items = fetch(&*self.loader.dataset, indices);
+        let loader = self.loader;
+        let batch = build(&*loader.dataset, &*loader.batcher, &loader.device, indices);
         self.progress.items_processed += indices.len();
-        Some(self.loader.batcher.batch(items, &self.loader.device))
+        Some(batch)
     }
 }
 
@@ -177,7 +175,7 @@ impl<I, O> DataLoaderIterator<O> for SequentialIter<'_, I, O> {
 /// is the plan's order. The bound (the prefetch) keeps a fast worker from
 /// filling memory ahead of a slow consumer.
 struct WorkerIter<O> {
-    receivers: Vec<Receiver<O>>,
+    receivers: Vec<Receiver<Result<O, DatasetError>>>,
     handles: Vec<JoinHandle<()>>,
     batch_sizes: Vec<usize>,
     next: usize,
@@ -240,10 +238,10 @@ fn run_worker<I, O>(
     dataset: &dyn Dataset<I>,
     batcher: &dyn Batcher<I, O>,
     device: &Device,
-    sender: SyncSender<O>,
+    sender: SyncSender<Result<O, DatasetError>>,
 ) {
     for indices in plan.iter().skip(worker).step_by(workers) {
-        let batch = batcher.batch(fetch(dataset, indices), device);
+        let batch = build(dataset, batcher, device, indices);
         if sender.send(batch).is_err() {
             return; // the iterator was dropped
         }
@@ -251,9 +249,9 @@ fn run_worker<I, O>(
 }
 
 impl<O: Send + 'static> Iterator for WorkerIter<O> {
-    type Item = O;
+    type Item = Result<O, DatasetError>;
 
-    fn next(&mut self) -> Option<O> {
+    fn next(&mut self) -> Option<Self::Item> {
         if self.next >= self.batch_sizes.len() {
             self.join_all();
             return None;

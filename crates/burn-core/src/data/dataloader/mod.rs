@@ -7,6 +7,10 @@
 //!   device.
 //! - [`split_dataloader`]: cut a loader into consecutive parts.
 //!
+//! Each batch comes out of the iterator as a `Result`: `Err` when the
+//! dataset failed to produce one of its items (an unreadable image), with
+//! that item's error. The iteration continues with the next batch.
+//!
 //! Determinism: the order of items is decided on the calling thread before
 //! any worker starts (a seeded permutation per epoch), batch `k` always holds
 //! the same items, and batches come out in order `0, 1, 2, …` whatever the
@@ -19,7 +23,7 @@ mod builder;
 mod loader;
 mod split;
 
-pub use base::{DataLoader, DataLoaderIterator, Progress};
+pub use base::{DataLoader, DataLoaderIterator, Dataset, DatasetIterator, Progress};
 pub use batcher::Batcher;
 pub use builder::DataLoaderBuilder;
 pub use loader::BatchDataLoader;

@@ -14,8 +14,18 @@ fn numbers(n: u32) -> InMemDataset<u32> {
     InMemDataset::new((0..n).collect())
 }
 
+/// One epoch's batches; every batch must have loaded.
+fn batches<O>(loader: &dyn DataLoader<O>) -> Vec<O> {
+    loader.iter().map(|batch| batch.unwrap()).collect()
+}
+
+/// One epoch's items, in order.
+fn items(loader: &dyn DataLoader<Vec<u32>>) -> Vec<u32> {
+    batches(loader).concat()
+}
+
 fn epochs(loader: &Arc<dyn DataLoader<Vec<u32>>>, count: usize) -> Vec<Vec<Vec<u32>>> {
-    (0..count).map(|_| loader.iter().collect()).collect()
+    (0..count).map(|_| batches(&**loader)).collect()
 }
 
 #[test]
@@ -24,9 +34,8 @@ fn unshuffled_batches_follow_the_dataset_order() {
         .batch_size(3)
         .set_device(Device::flex())
         .build(numbers(10));
-    let batches: Vec<Vec<u32>> = loader.iter().collect();
     assert_eq!(
-        batches,
+        batches(&*loader),
         [vec![0, 1, 2], vec![3, 4, 5], vec![6, 7, 8], vec![9]]
     );
     assert_eq!(loader.num_items(), 10);
@@ -43,7 +52,7 @@ fn shuffled_epochs_are_successive_seeded_permutations() {
     let mut rng = SeededRng::new(17);
     for _ in 0..3 {
         let expected: Vec<u32> = rng.permutation(10).iter().map(|&i| i as u32).collect();
-        let batches: Vec<Vec<u32>> = loader.iter().collect();
+        let batches = batches(&*loader);
         assert_eq!(batches.iter().map(Vec::len).collect::<Vec<_>>(), [4, 4, 2]);
         assert_eq!(batches.concat(), expected);
     }
@@ -80,7 +89,10 @@ fn workers_build_batches_off_the_iterating_thread() {
     .num_workers(2)
     .set_device(Device::flex())
     .build(numbers(6));
-    let names: Vec<Option<String>> = loader.iter().map(|(_, name)| name).collect();
+    let names: Vec<Option<String>> = batches(&*loader)
+        .into_iter()
+        .map(|(_, name)| name)
+        .collect();
     assert_eq!(
         names,
         ["0", "1", "0"].map(|w| Some(format!("burn-dataloader-{w}")))
@@ -114,7 +126,7 @@ fn dropping_an_iterator_early_stops_the_workers() {
         .prefetch(0)
         .set_device(Device::flex())
         .build(numbers(1000));
-    let first: Vec<Vec<u32>> = loader.iter().take(2).collect();
+    let first: Vec<Vec<u32>> = loader.iter().take(2).map(Result::unwrap).collect();
     assert_eq!(first, [vec![0], vec![1]]);
     // A second epoch starts cleanly after the first was abandoned.
     assert_eq!(loader.iter().count(), 1000);
@@ -132,7 +144,7 @@ fn a_panicking_batcher_is_reported() {
     .num_workers(2)
     .set_device(Device::flex())
     .build(numbers(8));
-    loader.iter().for_each(drop);
+    loader.iter().for_each(|batch| drop(batch.unwrap()));
 }
 
 #[test]
@@ -141,7 +153,7 @@ fn slices_and_splits_cover_the_items() {
         .batch_size(2)
         .set_device(Device::flex())
         .build(numbers(9));
-    let middle: Vec<Vec<u32>> = loader.slice(3, 8).iter().collect();
+    let middle = batches(&*loader.slice(3, 8));
     assert_eq!(middle, [vec![3, 4], vec![5, 6], vec![7]]);
     assert_eq!(loader.slice(7, 100).num_items(), 2);
 
@@ -150,7 +162,7 @@ fn slices_and_splits_cover_the_items() {
         parts.iter().map(|p| p.num_items()).collect::<Vec<_>>(),
         [5, 4]
     );
-    let joined: Vec<u32> = parts.iter().flat_map(|p| p.iter().flatten()).collect();
+    let joined: Vec<u32> = parts.iter().flat_map(|p| items(&**p)).collect();
     assert_eq!(joined, (0..9).collect::<Vec<_>>());
 }
 
@@ -161,7 +173,7 @@ fn a_shuffled_slice_permutes_only_its_range() {
         .shuffle(8)
         .set_device(Device::flex())
         .build(numbers(20));
-    let mut items: Vec<u32> = loader.slice(10, 15).iter().flatten().collect();
+    let mut items: Vec<u32> = items(&*loader.slice(10, 15));
     let expected: Vec<u32> = SeededRng::new(8)
         .permutation(5)
         .iter()
@@ -179,9 +191,9 @@ fn to_device_continues_the_epoch_sequence() {
         .shuffle(1)
         .set_device(Device::flex())
         .build(numbers(5));
-    let first: Vec<u32> = loader.iter().flatten().collect();
+    let first: Vec<u32> = items(&*loader);
     let moved = loader.to_device(&Device::flex());
-    let second: Vec<u32> = moved.iter().flatten().collect();
+    let second: Vec<u32> = items(&*moved);
     let mut rng = SeededRng::new(1);
     let as_u32 = |p: Vec<usize>| p.into_iter().map(|i| i as u32).collect::<Vec<_>>();
     assert_eq!(first, as_u32(rng.permutation(5)));
@@ -197,7 +209,7 @@ fn the_batcher_receives_the_configured_device() {
         .num_workers(1)
         .set_device(device)
         .build(numbers(8));
-    assert!(loader.iter().all(|same| same));
+    assert!(batches(&*loader).into_iter().all(|same| same));
 }
 
 #[test]
@@ -219,5 +231,43 @@ fn an_empty_dataset_gives_no_batch() {
         assert!(iter.next().is_none());
         assert!(iter.next().is_none());
         assert!(iter.progress().is_completed());
+    }
+}
+
+/// An item the dataset cannot produce makes its batch an `Err` carrying
+/// that item's error; the other batches load, with and without workers.
+#[test]
+fn a_failing_item_fails_only_its_batch() {
+    use burn_dataset::{DatasetError, check_index};
+
+    struct Flaky;
+    impl Dataset<u32> for Flaky {
+        fn get(&self, index: usize) -> Result<u32, DatasetError> {
+            check_index("Flaky", index, 6);
+            if index == 3 {
+                Err(DatasetError::new(std::io::Error::other(
+                    "item 3 is unreadable",
+                )))
+            } else {
+                Ok(index as u32)
+            }
+        }
+        fn len(&self) -> usize {
+            6
+        }
+    }
+
+    for workers in [0, 2] {
+        let loader = DataLoaderBuilder::new(identity)
+            .batch_size(2)
+            .num_workers(workers)
+            .set_device(Device::flex())
+            .build(Flaky);
+        let results: Vec<_> = loader.iter().collect();
+        assert_eq!(results.len(), 3, "{workers} workers");
+        assert_eq!(results[0].as_ref().unwrap(), &[0, 1]);
+        let error = results[1].as_ref().unwrap_err().to_string();
+        assert_eq!(error, "item 3 is unreadable");
+        assert_eq!(results[2].as_ref().unwrap(), &[4, 5]);
     }
 }

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use burn_tensor::{Device, Shape};
 
 use super::ParamId;
+use super::reparameterization::DynReparameterization;
 
 /// A value a [`Param`] can hold: a `Tensor<D, K>` or a [`Flag`](super::Flag).
 pub trait Parameter: Clone + Send + Sync + fmt::Debug + 'static {
@@ -35,6 +36,37 @@ pub struct Param<T> {
     /// is set to on an autodiff device; for a [`Flag`](super::Flag), the value
     /// it is configured to have while training.
     pub(crate) require_grad: bool,
+    /// What computes the effective value from the stored one (a LoRA
+    /// adapter), if anything is attached; see [`val`](Param::val).
+    pub(crate) reparameterization: Option<Box<dyn DynReparameterization<T>>>,
+}
+
+/// What a consumed parameter carries besides its id and value
+/// ([`Param::consume`]): its trainability and any attached
+/// reparameterization, so that [`Param::from_mapped_value`] rebuilds the
+/// same parameter around a transformed value (Burn's `ParamMapper`).
+pub struct ParamMapper<T> {
+    require_grad: bool,
+    reparameterization: Option<Box<dyn DynReparameterization<T>>>,
+}
+
+impl<T> ParamMapper<T> {
+    /// Whether the parameter was trainable.
+    pub fn is_require_grad(&self) -> bool {
+        self.require_grad
+    }
+}
+
+impl<T> fmt::Debug for ParamMapper<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ParamMapper")
+            .field("require_grad", &self.require_grad)
+            .field(
+                "reparameterization",
+                &self.reparameterization.as_ref().map(|r| r.name()),
+            )
+            .finish()
+    }
 }
 
 pub(crate) enum State<T> {
@@ -81,6 +113,7 @@ impl<T: Parameter> Param<T> {
             id,
             state: State::Ready(value.with_trainability(require_grad)),
             require_grad,
+            reparameterization: None,
         }
     }
 
@@ -92,6 +125,7 @@ impl<T: Parameter> Param<T> {
             id,
             state: State::Ready(value),
             require_grad,
+            reparameterization: None,
         }
     }
 
@@ -118,6 +152,7 @@ impl<T: Parameter> Param<T> {
                 shape: shape.into(),
             })),
             require_grad,
+            reparameterization: None,
         }
     }
 
@@ -129,16 +164,22 @@ impl<T: Parameter> Param<T> {
         }
     }
 
-    /// The value to compute with.
+    /// The value to compute with: the stored value, [`base`](Self::base),
+    /// or, with a reparameterization attached (a LoRA adapter), the value it
+    /// computes from the base (`base + scale·a·b`), built anew at each call
+    /// so gradients flow into the adapter's parameters.
     ///
-    /// For a trainable float parameter on an autodiff device this is a
-    /// `require_grad` leaf: the stored value is one (every way of storing a
-    /// value applies the trainability), so each read is a handle to the
-    /// same leaf and `param.val().grad(&grads)` finds its gradient. No
-    /// reparameterization is defined in this crate, so the effective value
-    /// is the stored one, [`base`](Self::base).
+    /// For a trainable float parameter on an autodiff device with nothing
+    /// attached this is a `require_grad` leaf: the stored value is one
+    /// (every way of storing a value applies the trainability), so each read
+    /// is a handle to the same leaf and `param.val().grad(&grads)` finds its
+    /// gradient.
     pub fn val(&self) -> T {
-        self.base()
+        let base = self.base();
+        match &self.reparameterization {
+            Some(reparameterization) => reparameterization.apply(base),
+            None => base,
+        }
     }
 
     /// Whether the parameter is trainable (for a flag: the value it is
@@ -151,12 +192,14 @@ impl<T: Parameter> Param<T> {
     /// on an autodiff device becomes a `require_grad` leaf or a constant. A
     /// lazy parameter stays lazy when no clone shares it.
     pub fn set_require_grad(self, require_grad: bool) -> Self {
+        let reparameterization = self.reparameterization;
         match self.state {
             State::Lazy(lazy) if lazy.value.get().is_none() && Arc::strong_count(&lazy) == 1 => {
                 Self {
                     id: self.id,
                     state: State::Lazy(lazy),
                     require_grad,
+                    reparameterization,
                 }
             }
             state => {
@@ -164,9 +207,10 @@ impl<T: Parameter> Param<T> {
                     id: self.id,
                     state,
                     require_grad,
+                    reparameterization: None,
                 };
-                let (id, value) = param.consume();
-                Self::ready(id, value, require_grad)
+                let (id, value) = param.consume_value();
+                Self::ready(id, value, require_grad).with_dyn_reparameterization(reparameterization)
             }
         }
     }
@@ -186,27 +230,103 @@ impl<T: Parameter> Param<T> {
         }
     }
 
-    /// The id and the value, consuming the parameter.
-    pub fn consume(self) -> (ParamId, T) {
+    /// The id, the stored value and what else the parameter carries (its
+    /// trainability, any reparameterization), consuming it; the inverse of
+    /// [`from_mapped_value`](Self::from_mapped_value), for mappers that
+    /// rebuild parameters around a transformed value.
+    ///
+    /// ```
+    /// use burn_core::module::Param;
+    /// use burn_core::tensor::{Device, Tensor};
+    ///
+    /// let param = Param::from_tensor(Tensor::<1>::from_data([1.0, 2.0], &Device::flex()));
+    /// let id = param.id;
+    /// let (id_out, value, mapper) = param.consume();
+    /// let doubled = Param::from_mapped_value(id_out, value * 2, mapper);
+    /// assert_eq!(doubled.id, id);
+    /// assert_eq!(doubled.val().into_data().to_vec::<f32>().unwrap(), [2.0, 4.0]);
+    /// ```
+    pub fn consume(self) -> (ParamId, T, ParamMapper<T>) {
+        let mapper = ParamMapper {
+            require_grad: self.require_grad,
+            reparameterization: None,
+        };
+        let reparameterization = self.reparameterization;
+        let (id, value) = Self {
+            reparameterization: None,
+            ..self
+        }
+        .consume_value();
+        (
+            id,
+            value,
+            ParamMapper {
+                reparameterization,
+                ..mapper
+            },
+        )
+    }
+
+    /// A parameter of id `id` holding `value`, with the trainability and
+    /// reparameterization `mapper` carries from [`consume`](Self::consume)
+    /// (the trainability is applied to `value`, as
+    /// [`initialized`](Self::initialized) does).
+    pub fn from_mapped_value(id: ParamId, value: T, mapper: ParamMapper<T>) -> Self {
+        Self::ready(id, value, mapper.require_grad)
+            .with_dyn_reparameterization(mapper.reparameterization)
+    }
+
+    /// The id and the stored value.
+    fn consume_value(self) -> (ParamId, T) {
         let id = self.id;
         (id, self.into_value())
     }
 
-    /// The parameter with its value transformed by `f`, keeping its id and
-    /// trainability, which is applied to the result (so an optimizer's
-    /// updated tensor is stored as a fresh leaf). Initializes a lazy
-    /// parameter.
+    /// The parameter with its value transformed by `f`, keeping its id,
+    /// trainability (applied to the result, so an optimizer's updated
+    /// tensor is stored as a fresh leaf) and any reparameterization (`f`
+    /// sees the stored base). Initializes a lazy parameter.
     pub fn map(self, f: impl FnOnce(T) -> T) -> Self {
-        let require_grad = self.require_grad;
-        let (id, value) = self.consume();
-        Self::ready(id, f(value), require_grad)
+        let (id, value, mapper) = self.consume();
+        Self::from_mapped_value(id, f(value), mapper)
     }
 
     /// As [`map`](Self::map), storing the result as it is.
     pub(crate) fn map_raw(self, f: impl FnOnce(T) -> T) -> Self {
-        let require_grad = self.require_grad;
-        let (id, value) = self.consume();
-        Self::raw(id, f(value), require_grad)
+        let (id, value, mapper) = self.consume();
+        Self::raw(id, f(value), mapper.require_grad)
+            .with_dyn_reparameterization(mapper.reparameterization)
+    }
+
+    pub(crate) fn with_dyn_reparameterization(
+        mut self,
+        reparameterization: Option<Box<dyn DynReparameterization<T>>>,
+    ) -> Self {
+        self.reparameterization = reparameterization;
+        self
+    }
+
+    /// The parameter without its reparameterization (sharing the stored
+    /// value), and the reparameterization.
+    pub(crate) fn split_reparameterization(
+        mut self,
+    ) -> (Self, Option<Box<dyn DynReparameterization<T>>>) {
+        let reparameterization = self.reparameterization.take();
+        (self, reparameterization)
+    }
+
+    /// A clone without the reparameterization, for visitors: they see the
+    /// stored base, and the attached parameters separately.
+    pub(crate) fn without_reparameterization(&self) -> Self {
+        Self {
+            id: self.id,
+            state: match &self.state {
+                State::Ready(value) => State::Ready(value.clone()),
+                State::Lazy(lazy) => State::Lazy(lazy.clone()),
+            },
+            require_grad: self.require_grad,
+            reparameterization: None,
+        }
     }
 
     /// Whether the value exists (always, unless the parameter is lazy and
@@ -243,11 +363,13 @@ impl<T: Parameter> Param<T> {
             id,
             state,
             require_grad,
+            reparameterization,
         } = self;
         let rebuild = |state| Self {
             id,
             state,
             require_grad,
+            reparameterization,
         };
         match state {
             State::Lazy(lazy) if lazy.value.get().is_none() => match Arc::try_unwrap(lazy) {
@@ -262,6 +384,20 @@ impl<T: Parameter> Param<T> {
     }
 }
 
+/// The stored value, as Burn's `Param` derefs: `param.dims()`. A lazy
+/// parameter is initialized by the first access. What a reparameterization
+/// computes is [`val`](Param::val), not this.
+impl<T: Parameter> core::ops::Deref for Param<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        match &self.state {
+            State::Ready(value) => value,
+            State::Lazy(lazy) => lazy.get(self.require_grad),
+        }
+    }
+}
+
 impl<T: Clone> Clone for Param<T> {
     fn clone(&self) -> Self {
         Self {
@@ -271,6 +407,7 @@ impl<T: Clone> Clone for Param<T> {
                 State::Lazy(lazy) => State::Lazy(lazy.clone()),
             },
             require_grad: self.require_grad,
+            reparameterization: self.reparameterization.as_ref().map(|r| r.clone_box()),
         }
     }
 }
@@ -289,6 +426,22 @@ impl<T: fmt::Debug> fmt::Debug for Param<T> {
                 ),
             },
         };
-        s.field("require_grad", &self.require_grad).finish()
+        s.field("require_grad", &self.require_grad);
+        if let Some(reparameterization) = &self.reparameterization {
+            s.field(
+                reparameterization.name(),
+                &format_args!("{:?}", DebugWith(&**reparameterization)),
+            );
+        }
+        s.finish()
+    }
+}
+
+/// Debug of a type-erased reparameterization.
+struct DebugWith<'a, T>(&'a dyn DynReparameterization<T>);
+
+impl<T> fmt::Debug for DebugWith<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.debug(f)
     }
 }

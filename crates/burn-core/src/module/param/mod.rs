@@ -4,10 +4,12 @@
 mod base;
 mod flag;
 mod id;
+pub(crate) mod reparameterization;
 mod tensor;
 
-pub use base::{Param, Parameter};
+pub use base::{Param, ParamMapper, Parameter};
 pub use flag::Flag;
 pub use id::ParamId;
+pub use reparameterization::{Reparameterization, Reparameterizer};
 
 pub(crate) use tensor::push_unique;

@@ -3,7 +3,9 @@
 
 use burn_tensor::{Bool, DType, Device, Float, Int, Shape, Tensor, TensorData, TensorKind};
 
+use super::reparameterization::{self, Reparameterization, Typed};
 use super::{Param, ParamId, Parameter};
+use crate::module::LoraAdapter;
 use crate::module::{Devices, Module, ModuleMapper, ModuleVisitor};
 
 impl<const D: usize> Parameter for Tensor<D, Float> {
@@ -103,34 +105,102 @@ pub(crate) fn push_unique(mut devices: Devices, device: Device) -> Devices {
     devices
 }
 
-impl<const D: usize> Module for Param<Tensor<D, Float>> {
-    fn visit<V: ModuleVisitor>(&self, visitor: &mut V) {
-        visitor.visit_float(self);
+impl<const D: usize> Param<Tensor<D>> {
+    /// The parameter with `reparameterization` attached: [`val`](Param::val)
+    /// becomes `reparameterization.apply(base)`, and its parameters are
+    /// traversed under `"<this param>.<R::NAME>"`. Replaces what was attached.
+    pub fn with_reparameterization<R: Reparameterization>(self, reparameterization: R) -> Self {
+        self.with_dyn_reparameterization(Some(reparameterization::attach::<R, D>(
+            reparameterization,
+        )))
     }
 
+    /// The attached reparameterization, if it is an `R`.
+    pub fn reparameterization<R: Reparameterization>(&self) -> Option<&R> {
+        self.reparameterization.as_ref()?.as_any().downcast_ref()
+    }
+
+    /// The attached LoRA adapter, if any.
+    pub fn adapter(&self) -> Option<&LoraAdapter> {
+        self.reparameterization()
+    }
+
+    /// The parameter with its reparameterization folded into the stored
+    /// value (`val()`, cut from the graph, with the base's trainability),
+    /// and nothing attached. Unchanged when nothing is attached.
+    pub(crate) fn fold_reparameterization(self) -> Self {
+        if self.reparameterization.is_none() {
+            return self;
+        }
+        let value = self.val().detach();
+        let (base, _) = self.split_reparameterization();
+        let require_grad = base.require_grad;
+        Param::ready(base.id, value, require_grad)
+    }
+}
+
+impl<const D: usize> Module for Param<Tensor<D, Float>> {
+    /// The stored base is shown to `visit_float` (without what is
+    /// attached), then the attached module's parameters, under its name.
+    fn visit<V: ModuleVisitor>(&self, visitor: &mut V) {
+        let Some(reparameterization) = &self.reparameterization else {
+            return visitor.visit_float(self);
+        };
+        visitor.visit_float(&self.without_reparameterization());
+        let name = reparameterization.name();
+        visitor.enter_module(name, "Reparameterization");
+        reparameterization.visit(&mut Typed(visitor));
+        visitor.exit_module(name, "Reparameterization");
+    }
+
+    /// The base goes through `map_float` and the attached module's
+    /// parameters through the mapper in turn, unless the mapper folds
+    /// reparameterizations ([`ModuleMapper::folds_reparameterizations`]):
+    /// then `map_float` receives the folded value.
     fn map<M: ModuleMapper>(self, mapper: &mut M) -> Self {
-        mapper.map_float(self)
+        if mapper.folds_reparameterizations() {
+            return mapper.map_float(self.fold_reparameterization());
+        }
+        let (base, reparameterization) = self.split_reparameterization();
+        let Some(reparameterization) = reparameterization else {
+            return mapper.map_float(base);
+        };
+        let base = mapper.map_float(base);
+        let name = reparameterization.name();
+        mapper.enter_module(name, "Reparameterization");
+        let reparameterization = reparameterization.map(&mut Typed(mapper));
+        mapper.exit_module(name, "Reparameterization");
+        base.with_dyn_reparameterization(Some(reparameterization))
     }
 
     fn collect_devices(&self, devices: Devices) -> Devices {
-        push_unique(devices, self.device())
+        let devices = push_unique(devices, self.device());
+        match &self.reparameterization {
+            Some(reparameterization) => reparameterization.collect_devices(devices),
+            None => devices,
+        }
     }
 
     fn to_device(self, device: &Device) -> Self {
-        self.move_to(device)
+        let (base, reparameterization) = self.split_reparameterization();
+        base.move_to(device)
+            .with_dyn_reparameterization(reparameterization.map(|r| r.to_device(device)))
     }
 
     /// Moved, then cut from the graph and made a leaf again if trainable,
     /// so the copy is optimized independently of the original.
     fn fork(self, device: &Device) -> Self {
-        let moved = self.move_to(device);
+        let (base, reparameterization) = self.split_reparameterization();
+        let reparameterization = reparameterization.map(|r| r.fork(device));
+        let moved = base.move_to(device);
         if moved.pending().is_some() {
             // Its initializer will make a leaf on the new device.
-            return moved;
+            return moved.with_dyn_reparameterization(reparameterization);
         }
         let require_grad = moved.require_grad;
-        let (id, tensor) = moved.consume();
+        let (id, tensor, _) = moved.consume();
         Param::ready(id, tensor.detach(), require_grad)
+            .with_dyn_reparameterization(reparameterization)
     }
 }
 

@@ -1,5 +1,6 @@
-//! Forwarding of pooling, interpolation and attention (`burn_tensor::module`),
-//! with the shape checks that give the API its error messages.
+//! Forwarding of embedding, pooling, interpolation and attention
+//! (`burn_tensor::module`), with the shape checks that give the API its
+//! error messages.
 
 use burn_backend::{
     AttentionOptions, InterpolateOptions, ModuleOps, TensorMetadata, dims3, dims4,
@@ -7,9 +8,16 @@ use burn_backend::{
 };
 use burn_dispatch::Dispatch;
 
-use super::bool_operand;
 use super::float::float;
+use super::{bool_operand, int_operand};
 use crate::bridge::BridgeTensor;
+
+pub(crate) fn embedding(weights: BridgeTensor, indices: BridgeTensor) -> BridgeTensor {
+    // Both ranks are fixed by the API's types.
+    let weights = float("embedding", weights);
+    let indices = int_operand("embedding", indices);
+    BridgeTensor::float(Dispatch::embedding(weights, indices))
+}
 
 pub(crate) fn max_pool2d_with_indices(
     x: BridgeTensor,

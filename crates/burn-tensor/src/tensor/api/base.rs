@@ -215,6 +215,11 @@ impl<const D: usize, K: TensorKind> Tensor<D, K> {
         self.clone().into_data()
     }
 
+    /// Reads a copy of the tensor back, reporting a backend failure as an error.
+    pub fn try_to_data(&self) -> Result<TensorData, burn_backend::ExecutionError> {
+        self.clone().try_into_data()
+    }
+
     /// Reads the tensor back as a row-major `Vec<E>`, converting each element
     /// to `E` (bools become 0/1, non-zero numbers `true`).
     ///
@@ -236,6 +241,27 @@ impl<const D: usize, K: TensorKind> Tensor<D, K> {
     /// If the tensor does not hold exactly one element, or the backend fails to read.
     pub fn into_scalar<E: Element>(self) -> E {
         into_scalar_impl(self.primitive).elem()
+    }
+
+    /// The single element of the tensor, converted to `E`, or why it could
+    /// not be read: the tensor does not hold exactly one element, or the
+    /// backend failed.
+    ///
+    /// ```
+    /// # #[cfg(feature = "flex")] {
+    /// use burn_tensor::{Device, Tensor, TensorReadError};
+    ///
+    /// let device = Device::flex();
+    /// assert_eq!(Tensor::<1>::from_data([2.5], &device).try_into_scalar::<f64>(), Ok(2.5));
+    /// let two = Tensor::<1>::from_data([1.0, 2.0], &device);
+    /// assert_eq!(
+    ///     two.try_into_scalar::<f32>(),
+    ///     Err(TensorReadError::InvalidShape { expected: 1, actual: 2 })
+    /// );
+    /// # }
+    /// ```
+    pub fn try_into_scalar<E: Element>(self) -> Result<E, crate::TensorReadError> {
+        try_into_scalar_impl(self.primitive).map(|scalar| scalar.elem())
     }
 
     /// Converts to `dtype`, which must be of the tensor's kind (a float tensor
@@ -293,6 +319,25 @@ impl<const D: usize, K: TensorKind> Tensor<D, K> {
     /// Moves the tensor to `device` (a no-op if it is already there).
     pub fn to_device(self, device: &Device) -> Self {
         Self::from_bridge(ops::to_device(self.primitive, device))
+    }
+
+    /// Reads the tensor back from a future, for async code (a browser's
+    /// event loop cannot block on a GPU read). Every backend of this
+    /// workspace reads synchronously, so the read happens when the future
+    /// is first polled and the future is then ready; awaiting it never
+    /// yields to the executor.
+    pub fn into_data_async(
+        self,
+    ) -> impl Future<Output = Result<TensorData, burn_backend::ExecutionError>> + Send {
+        let primitive = self.primitive;
+        async move { ops::into_data(primitive) }
+    }
+
+    /// [`into_data_async`](Self::into_data_async) of a copy (a cheap handle).
+    pub fn to_data_async(
+        &self,
+    ) -> impl Future<Output = Result<TensorData, burn_backend::ExecutionError>> + Send {
+        self.clone().into_data_async()
     }
 
     // ------------------------------------------------------------ shape ops
@@ -480,6 +525,29 @@ impl<const D: usize, K: TensorKind> Tensor<D, K> {
             &ranges.into_slices(),
             value,
         ))
+    }
+
+    /// Slices one dim, `dim` (negative counts from the end), keeping the
+    /// others whole: `x.slice_dim(1, 2..4)` is `x.slice([.., 2..4])`. The
+    /// slice is any range, an index or a [`Slice`](burn_std::Slice) (with
+    /// a step), with [`slice`](Self::slice)'s rules.
+    ///
+    /// # Panics
+    /// If `dim` is out of range, or the slice is (as for `slice`).
+    ///
+    /// ```
+    /// # #[cfg(feature = "flex")] {
+    /// use burn_tensor::{Device, Int, Tensor};
+    ///
+    /// let x = Tensor::<1, Int>::arange(0..12, &Device::flex()).reshape([3, 4]);
+    /// let y = x.clone().slice_dim(1, 1..3);
+    /// assert_eq!(y.into_data().to_vec::<i64>().unwrap(), vec![1, 2, 5, 6, 9, 10]);
+    /// assert_eq!(x.slice_dim(-2, 2).dims(), [1, 4]);
+    /// # }
+    /// ```
+    pub fn slice_dim(self, dim: impl AsIndex, slice: impl Into<burn_std::Slice>) -> Self {
+        let dim = crate::tensor::slice::wrap_dim("slice_dim", dim.as_index(), D);
+        Self::from_bridge(slice_dim_impl(self.primitive, dim, slice.into()))
     }
 
     /// `length` elements of `dim` starting at `start`.
@@ -763,6 +831,18 @@ fn into_scalar_impl(t: BridgeTensor) -> Scalar {
     data.scalars().next().expect("one element")
 }
 
+fn try_into_scalar_impl(t: BridgeTensor) -> Result<Scalar, crate::TensorReadError> {
+    let actual = t.shape().num_elements();
+    if actual != 1 {
+        return Err(crate::TensorReadError::InvalidShape {
+            expected: 1,
+            actual,
+        });
+    }
+    let data = ops::into_data(t)?;
+    Ok(data.scalars().next().expect("one element"))
+}
+
 #[track_caller]
 fn cast_impl(t: BridgeTensor, dtype: DType) -> BridgeTensor {
     match t.kind_name() {
@@ -975,6 +1055,13 @@ fn resolve_slices(op: &str, shape: &Shape, slices: &[Slice]) -> (Vec<Slice>, Sha
 fn slice_impl(t: BridgeTensor, slices: &[Slice]) -> BridgeTensor {
     let (slices, _) = resolve_slices("slice", &t.shape(), slices);
     ops::slice(t, &slices)
+}
+
+#[track_caller]
+fn slice_dim_impl(t: BridgeTensor, dim: usize, slice: burn_std::Slice) -> BridgeTensor {
+    let mut slices = vec![burn_std::Slice::full(); dim + 1];
+    slices[dim] = slice;
+    slice_impl(t, &slices)
 }
 
 #[track_caller]

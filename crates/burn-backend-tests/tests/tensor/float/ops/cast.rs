@@ -26,7 +26,10 @@ fn should_round_when_cast_to_half() {
         return;
     }
     // 1 + 2^-12 is not representable in f16 (10 mantissa bits) and rounds to 1.
-    let tensor = Tensor::<1>::from_data([1.0 + 1.0 / 4096.0, 65504.0], &device).cast(DType::F16);
+    // The source is f32 whatever FloatElem is: bf16 would round 65504 (f16's
+    // largest value) up to 65536 before the cast, and f16 hold both already.
+    let tensor = Tensor::<1>::from_data([1.0 + 1.0 / 4096.0, 65504.0], (&device, DType::F32))
+        .cast(DType::F16);
 
     let data = tensor.into_data();
 

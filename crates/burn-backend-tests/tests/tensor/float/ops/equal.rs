@@ -68,8 +68,14 @@ fn should_detect_nan_inf_and_closeness() {
         .into_data()
         .assert_eq(&TensorData::from([true]), false);
 
+    // bf16 spaces its values 0.5 apart near 100 (8 significant bits), where
+    // 100.1 would round to 100: its "not close" neighbour is the next value.
+    let apart = match <FloatElem as Element>::DTYPE {
+        DType::BF16 => 100.5,
+        _ => 100.1,
+    };
     let lhs = Tensor::<1>::from_data([1.0, 100.0, f32::INFINITY], &device);
-    let rhs = Tensor::<1>::from_data([1.000001, 100.1, f32::INFINITY], &device);
+    let rhs = Tensor::<1>::from_data([1.000001, apart, f32::INFINITY], &device);
     lhs.clone()
         .is_close(rhs.clone(), None, None)
         .into_data()

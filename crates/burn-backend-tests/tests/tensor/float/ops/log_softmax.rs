@@ -1,7 +1,7 @@
 //! Reference values: tests/reference/float_ops.py ("log_softmax" blocks) up
 //! to the dim check, tests/reference/softmax.py (PyTorch) after it; the
 //! inputs are built in softmax.rs.
-use super::softmax::{half_input, long_rows, picked, with_infinities, x3};
+use super::softmax::{half_input, large, long_rows, picked, with_infinities, x3};
 use crate::common::*;
 use burn::tensor::{bf16, f16};
 
@@ -208,15 +208,21 @@ fn should_log_softmax_every_dim_of_a_3d_tensor() {
 
 #[test]
 fn should_log_softmax_large_values_along_both_dims() {
+    let l = large();
     let tensor = Tensor::<2>::from_data(
         [
-            [1000.0, 1001.0, 1002.0, 999.0],
-            [-1000.0, -1001.0, -1003.0, -1000.5],
+            [l, l + 1.0, l + 2.0, l - 1.0],
+            [-l, -l - 1.0, -l - 3.0, -l - 0.5],
         ],
         &device(),
     );
+    // Along dim 0 the second row's share underflows: its log is the
+    // difference of the two rows (-2000, -2002, -2005, -1999.5 at l = 1000).
     let expected = [
-        TensorData::from([[0.0, 0.0, 0.0, 0.0], [-2000.0, -2002.0, -2005.0, -1999.5]]),
+        TensorData::from([
+            [0.0, 0.0, 0.0, 0.0],
+            [-2.0 * l, -2.0 * l - 2.0, -2.0 * l - 5.0, -2.0 * l + 0.5],
+        ]),
         TensorData::from([
             [
                 -2.4401896985611953,

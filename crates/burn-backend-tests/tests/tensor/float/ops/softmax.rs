@@ -40,7 +40,8 @@ fn should_softmax_dim0() {
 #[test]
 fn should_softmax_large_values_without_overflow() {
     let device = device();
-    let tensor = Tensor::<2>::from_data([[1000.0, 1001.0, 1002.0]], &device);
+    let l = large();
+    let tensor = Tensor::<2>::from_data([[l, l + 1.0, l + 2.0]], &device);
 
     let output = activation::softmax(tensor, 1);
 
@@ -144,10 +145,28 @@ pub(super) fn picked(t: Tensor<2>) -> Tensor<2> {
     t.select(1, Tensor::<1, Int>::from_data(PICK, &device()))
 }
 
-/// f32 results against float64 references: relative 1e-5, and an absolute
-/// bound small enough that probabilities near 1e-9 are checked too.
+/// Results against float64 references: for f32 (and f64) relative 1e-5,
+/// and an absolute bound small enough that probabilities near 1e-9 are
+/// checked too; for f16 and bf16, two roundings of their 11 and 8
+/// significant bits (the bounds of `should_softmax_half_dtypes_within_one_rounding`).
 fn tight() -> Tolerance {
-    Tolerance::rel_abs(1e-5, 1e-12)
+    match <FloatElem as Element>::DTYPE {
+        DType::F16 => Tolerance::rel_abs(1e-3, 1e-7),
+        DType::BF16 => Tolerance::rel_abs(8e-3, 1e-7),
+        _ => Tolerance::rel_abs(1e-5, 1e-12),
+    }
+}
+
+/// A large value for the overflow tests: 1000 (exp overflows f32 and f64
+/// there), or 100 in bf16, which spaces its values 4 apart near 1000 (8
+/// significant bits) but holds 100 ± 3 exactly; exp(100) still overflows
+/// bf16 (whose largest value is f32's). Softmax is shift-invariant, so the
+/// expected values do not change.
+pub(super) fn large() -> f64 {
+    match <FloatElem as Element>::DTYPE {
+        DType::BF16 => 100.0,
+        _ => 1000.0,
+    }
 }
 
 /// `HALF` of tests/reference/softmax.py.
@@ -345,10 +364,11 @@ fn should_softmax_every_dim_of_a_permuted_3d_tensor() {
 
 #[test]
 fn should_softmax_large_values_along_both_dims() {
+    let l = large();
     let tensor = Tensor::<2>::from_data(
         [
-            [1000.0, 1001.0, 1002.0, 999.0],
-            [-1000.0, -1001.0, -1003.0, -1000.5],
+            [l, l + 1.0, l + 2.0, l - 1.0],
+            [-l, -l - 1.0, -l - 3.0, -l - 0.5],
         ],
         &device(),
     );
