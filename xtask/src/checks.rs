@@ -94,11 +94,26 @@ pub enum Backend {
 /// The features that enable Flex for every crate whose tests need a backend,
 /// and the router and graph capture (whose tests run on Flex).
 const FLEX_FEATURES: &str = "burn-backend-tests/flex,burn-tensor/flex,burn-dispatch/flex,burn/flex,burn/router,burn/capture";
-/// The shared suites' `router` feature: the suites run on Flex through the
-/// operation IR (`cargo test-router`). It turns on the same features of the
-/// facade as [`FLEX_FEATURES`] (flex, router, capture), so the crates below
-/// the facade are not rebuilt for it.
-const ROUTER_FEATURES: &str = "burn-backend-tests/router";
+/// The second Flex run of the shared suites: through the operation IR and
+/// the router (`cargo test-router`) onto Flex under the Fusion decorator, so
+/// every op is recorded as IR twice (the router's, then Fusion's queue) and
+/// element-wise chains run fused. One build covers both layers.
+const ROUTER_FEATURES: &str = "burn-backend-tests/router,burn-backend-tests/fusion";
+/// The executables of that run: the suites at f32 (the other dtypes'
+/// executables run on plain Flex in the workspace run; the layers under
+/// test do not depend on the dtype, and each executable costs minutes of
+/// release build on CI's two cores).
+const ROUTER_TESTS: [&str; 6] = [
+    "--test",
+    "tensor",
+    "--test",
+    "autodiff",
+    "--test",
+    "checkpointing",
+];
+/// Linted on top of [`FLEX_FEATURES`]: the code behind the `fusion`
+/// features (not part of the workspace test run).
+const CLIPPY_EXTRA: &str = "burn/fusion,burn-backend-tests/fusion";
 
 impl Backend {
     pub const SUPPORTED: [Backend; 3] = [Backend::Flex, Backend::Wgpu, Backend::Cuda];
@@ -125,21 +140,23 @@ impl Backend {
     }
 
     /// The `cargo` commands of the tests step, in order: the backend's
-    /// tests, then for Flex the shared suites through the router.
-    pub fn test_commands(self) -> Vec<&'static [&'static str]> {
+    /// tests, then for Flex the shared suites through the router onto fused
+    /// Flex.
+    pub fn test_commands(self) -> Vec<Vec<&'static str>> {
         match self {
-            Backend::Flex => vec![
-                self.test_command(),
-                &[
+            Backend::Flex => {
+                let mut router = vec![
                     "test",
                     "--release",
                     "-p",
                     "burn-backend-tests",
                     "--features",
                     ROUTER_FEATURES,
-                ],
-            ],
-            Backend::Wgpu | Backend::Cuda => vec![self.test_command()],
+                ];
+                router.extend(ROUTER_TESTS);
+                vec![self.test_command().to_vec(), router]
+            }
+            Backend::Wgpu | Backend::Cuda => vec![self.test_command().to_vec()],
         }
     }
 
@@ -184,7 +201,7 @@ impl Backend {
     /// downloads LLVM while building).
     pub fn clippy_features(self) -> String {
         let runtime = match self {
-            Backend::Flex => return FLEX_FEATURES.to_string(),
+            Backend::Flex => return format!("{FLEX_FEATURES},{CLIPPY_EXTRA}"),
             Backend::Wgpu => "wgpu",
             Backend::Cuda => "cuda",
         };
@@ -198,7 +215,7 @@ impl Backend {
         .iter()
         .map(|krate| format!("{krate}/{runtime}"))
         .collect();
-        format!("{FLEX_FEATURES},{}", extra.join(","))
+        format!("{FLEX_FEATURES},{CLIPPY_EXTRA},{}", extra.join(","))
     }
 }
 
@@ -320,7 +337,7 @@ fn no_std() -> StepResult {
 fn tests(backend: Backend) -> StepResult {
     println!("backend: {}", backend.name());
     for command in backend.test_commands() {
-        runner::run(&mut cargo(command))?;
+        runner::run(&mut cargo(&command))?;
     }
     Ok(Outcome::Passed)
 }
@@ -396,6 +413,8 @@ mod tests {
         let router = commands[1].join(" ");
         assert!(router.contains("-p burn-backend-tests"), "{router}");
         assert!(router.contains("burn-backend-tests/router"), "{router}");
+        assert!(router.contains("burn-backend-tests/fusion"), "{router}");
+        assert!(router.ends_with("--test checkpointing"), "{router}");
         assert!(FLEX_FEATURES.contains("burn/router") && FLEX_FEATURES.contains("burn/capture"));
         assert_eq!(Backend::Wgpu.test_commands().len(), 1);
     }

@@ -2,8 +2,8 @@
 
 use core::ops::Range;
 
-use burn_backend::kernels::{BinaryKernels, CreationKernels};
 use burn_backend::BinaryOp;
+use burn_backend::kernels::{BinaryKernels, CreationKernels};
 use burn_std::{DType, Distribution, Scalar, Shape};
 use cubecl::prelude::*;
 
