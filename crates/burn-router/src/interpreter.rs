@@ -680,13 +680,13 @@ impl<B: Backend> TensorInterpreter<B> {
                     BitwiseOp::Xor => B::bitwise_xor_scalar(lhs, s),
                     // The contract has no scalar shifts; a shift by a
                     // scalar is a shift by a tensor full of it.
-                    BitwiseOp::Shl | BitwiseOp::Shr => {
-                        let device = B::int_device(&lhs);
-                        let amount = B::int_full(lhs.shape(), s, &device, lhs.dtype());
-                        match op {
-                            BitwiseOp::Shl => B::bitwise_left_shift(lhs, amount),
-                            _ => B::bitwise_right_shift(lhs, amount),
-                        }
+                    BitwiseOp::Shl => {
+                        let amount = full_like::<B>(&lhs, s);
+                        B::bitwise_left_shift(lhs, amount)
+                    }
+                    BitwiseOp::Shr => {
+                        let amount = full_like::<B>(&lhs, s);
+                        B::bitwise_right_shift(lhs, amount)
                     }
                 };
                 self.put_i(op.name(), &desc.out, out)
@@ -1150,6 +1150,11 @@ impl<B: Backend> TensorInterpreter<B> {
         };
         self.put_f(name, &out, result)
     }
+}
+
+/// An int tensor of `like`'s shape, dtype and device, every element `value`.
+fn full_like<B: Backend>(like: &IntTensor<B>, value: Scalar) -> IntTensor<B> {
+    B::int_full(like.shape(), value, &B::int_device(like), like.dtype())
 }
 
 /// The height and width of a `[batch, channels, height, width]` shape.
