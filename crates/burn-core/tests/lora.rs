@@ -4,7 +4,7 @@
 
 use burn_core as burn;
 
-use burn::module::{Lora, LoraAdapter, Module, Param, ParamGroup};
+use burn::module::{AutodiffModule, Lora, LoraAdapter, Module, Param, ParamGroup};
 use burn::tensor::{Device, Tensor, TensorData, Tolerance};
 
 #[derive(Module, Debug)]

@@ -9,7 +9,7 @@ extern crate burn_core as burn;
 
 mod common;
 
-use burn::module::{Flag, Module, Param, ParamGroup, ParamId};
+use burn::module::{AutodiffModule, Flag, Module, Param, ParamGroup, ParamId};
 use burn::tensor::{Device, Tensor};
 use common::{Linear, device, values};
 

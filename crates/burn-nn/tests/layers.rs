@@ -11,7 +11,7 @@ mod data;
 use std::sync::Mutex;
 
 use burn_core::config::Config;
-use burn_core::module::Module;
+use burn_core::module::{AutodiffModule, Module};
 use burn_core::tensor::{Device, Distribution, Tensor};
 use burn_nn::*;
 use common::*;

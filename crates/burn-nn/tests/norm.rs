@@ -9,7 +9,7 @@ mod common;
 #[path = "reference/norm_data.rs"]
 mod data;
 
-use burn_core::module::{Module, Param};
+use burn_core::module::{AutodiffModule, Module, Param};
 use burn_core::tensor::Tensor;
 use burn_nn::*;
 use common::*;

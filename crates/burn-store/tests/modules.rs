@@ -5,7 +5,7 @@
 
 mod common;
 
-use burn::module::Module;
+use burn::module::{AutodiffModule, Module};
 use burn_core as burn;
 use burn_nn::{
     BatchNorm, BatchNormConfig, Conv2d, Conv2dConfig, Embedding, EmbeddingConfig, LayerNorm,

@@ -272,7 +272,10 @@ pub mod prelude {
 
     /// The traits and their derives.
     #[cfg(feature = "std")]
-    pub use burn_core::{config::Config, module::Module};
+    pub use burn_core::{
+        config::Config,
+        module::{AutodiffModule, Module},
+    };
 
     /// `nn::Linear`, `nn::conv::Conv2d`, … with only the prelude imported.
     #[cfg(feature = "std")]

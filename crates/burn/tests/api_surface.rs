@@ -219,6 +219,24 @@ fn lora_trains_the_adapter_only() {
     assert_eq!(values(folded.linear.weight.val()), effective);
 }
 
+/// `AutodiffModule`, named as Burn names it: `valid()` cuts the graph,
+/// `from_inner` brings a snapshot back to a module that records gradients.
+#[test]
+fn autodiff_module_valid_and_from_inner() {
+    use burn::module::AutodiffModule;
+    let device = Device::flex().autodiff();
+    let model = Regression {
+        linear: nn::LinearConfig::new(2, 2).init(&device),
+    };
+    fn snapshot<M: AutodiffModule>(module: &M) -> M {
+        module.valid()
+    }
+    let inner = snapshot(&model);
+    assert!(!inner.linear.weight.val().is_require_grad());
+    let back = <Regression as AutodiffModule>::from_inner(inner);
+    assert!(back.linear.weight.val().is_require_grad());
+}
+
 // ------------------------------------------------------------- optim
 
 /// `SgdConfig::with_momentum(Some(MomentumConfig { .. }))` and a weight

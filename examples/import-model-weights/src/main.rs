@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use burn::module::Module;
+use burn::module::{AutodiffModule, Module};
 use burn::nn::{
     BatchNorm, BatchNormConfig, Conv2d, Conv2dConfig, Linear, LinearConfig, MaxPool2d,
     MaxPool2dConfig, PaddingConfig2d, Relu,

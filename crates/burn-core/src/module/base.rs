@@ -87,19 +87,6 @@ pub trait Module: Clone + Send + core::fmt::Debug {
         counter.0
     }
 
-    /// A validation snapshot: every float parameter without autodiff
-    /// context (so no graph is recorded, and checkpointing strategies are
-    /// dropped) and every flag off (dropout does not drop). Trainability
-    /// settings are kept, so [`train`](Module::train) on the snapshot
-    /// restores them. Reparameterizations (LoRA adapters) are folded into
-    /// the values, so the snapshot computes with plain weights;
-    /// [`train`](Module::train) does not bring them back. Keep the
-    /// training module and validate with its snapshot; lazy parameters are
-    /// initialized.
-    fn valid(&self) -> Self {
-        self.clone().map(&mut Validation)
-    }
-
     /// Back to training: every float parameter gets an autodiff context
     /// (keeping one it has) and its trainability re-applied, so trainable
     /// ones are `require_grad` leaves; every flag returns to its configured
@@ -252,6 +239,36 @@ pub trait Module: Clone + Send + core::fmt::Debug {
         self.try_load_record(record)
     }
 }
+
+/// The validation side of a module, as Burn's `AutodiffModule`: every
+/// [`Module`] is one (a blanket implementation), so `model.valid()` works
+/// wherever this trait is in scope (it is in `burn::prelude`). With one
+/// tensor type for every backend, the validation module has the same type
+/// as the training one: [`valid`](AutodiffModule::valid) returns `Self`.
+pub trait AutodiffModule: Module {
+    /// A validation snapshot: every float parameter without autodiff
+    /// context (so no graph is recorded, and checkpointing strategies are
+    /// dropped) and every flag off (dropout does not drop). Trainability
+    /// settings are kept, so [`train`](Module::train) on the snapshot
+    /// restores them. Reparameterizations (LoRA adapters) are folded into
+    /// the values, so the snapshot computes with plain weights;
+    /// [`train`](Module::train) does not bring them back. Keep the
+    /// training module and validate with its snapshot; lazy parameters are
+    /// initialized.
+    fn valid(&self) -> Self {
+        self.clone().map(&mut Validation)
+    }
+
+    /// Back from a [`valid`](AutodiffModule::valid) snapshot to a module
+    /// that records gradients: [`Module::train`] (trainable float
+    /// parameters become `require_grad` leaves again, flags return to
+    /// their configured values).
+    fn from_inner(module: Self) -> Self {
+        module.train()
+    }
+}
+
+impl<M: Module> AutodiffModule for M {}
 
 /// Reads a module's parameters (see [`Module::visit`]).
 ///

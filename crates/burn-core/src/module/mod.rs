@@ -24,7 +24,7 @@ mod param;
 mod path;
 mod training;
 
-pub use base::{Devices, Module, ModuleMapper, ModuleVisitor};
+pub use base::{AutodiffModule, Devices, Module, ModuleMapper, ModuleVisitor};
 pub use containers::Ignored;
 pub use group::ParamGroup;
 pub use lora::{Lora, LoraAdapter};

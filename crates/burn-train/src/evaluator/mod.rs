@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::vec::Vec;
 
 use burn_core::data::dataloader::DataLoader;
-use burn_core::module::Module;
+use burn_core::module::{AutodiffModule, Module};
 
 use crate::learner::{
     ApplicationLoggerInstaller, FileApplicationLoggerInstaller, InferenceStep, Interrupter,
@@ -211,7 +211,7 @@ impl<EC: EvaluatorComponentTypes> Evaluator<EC> {
 
     /// Evaluates on each named test set in turn.
     ///
-    /// The model runs as a [`valid`](Module::valid) snapshot on its device;
+    /// The model runs as a [`valid`](burn_core::module::AutodiffModule::valid) snapshot on its device;
     /// each loader is moved there.
     pub fn eval_all<S: core::fmt::Display>(
         mut self,

@@ -93,7 +93,7 @@ pub trait TrainStep {
 
 /// One inference step of a model (validation, evaluation): forward and
 /// loss, no gradients. The training loop calls it on a
-/// [`valid`](Module::valid) snapshot of the model.
+/// [`valid`](burn_core::module::AutodiffModule::valid) snapshot of the model.
 pub trait InferenceStep {
     /// A validation or test batch.
     type Input: Send + 'static;
@@ -116,7 +116,7 @@ impl<T> LearnerModel for T where T: TrainStep + InferenceStep + Module + 'static
 
 /// What a training run returns.
 pub struct LearningResult<M> {
-    /// The trained model, as a [`valid`](Module::valid) snapshot: call
+    /// The trained model, as a [`valid`](burn_core::module::AutodiffModule::valid) snapshot: call
     /// [`train`](Module::train) on it before training it further.
     pub model: M,
     /// The renderer, to show an evaluation that follows on the same screen.

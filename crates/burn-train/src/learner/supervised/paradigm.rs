@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::vec::Vec;
 
 use burn_core::data::dataloader::DataLoader;
+use burn_core::module::AutodiffModule;
 use burn_core::record::ModuleRecord;
 use burn_optim::{LrSchedulerRecord, OptimizerRecord};
 use burn_tensor::{Checkpointing, Device};

@@ -1,6 +1,7 @@
 //! The built-in loop on one device, and the epoch loop it shares with the
 //! multi-device one.
 
+use burn_core::module::AutodiffModule;
 use std::sync::Arc;
 
 use burn_core::data::dataloader::DataLoader;

@@ -6,7 +6,7 @@ use std::string::String;
 use std::sync::Arc;
 use std::vec::Vec;
 
-use burn_core::module::Module;
+use burn_core::module::{AutodiffModule, Module};
 use burn_tensor::Device;
 
 use super::{SupervisedTrainingEventProcessor, TrainLoader, ValidLoader};
