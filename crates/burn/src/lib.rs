@@ -53,6 +53,27 @@
 //! - `pytorch`: PyTorch `.pt` / `.pth` import, `PytorchStore` (implies `store`).
 //! - `network`: dataset downloads over HTTPS (MNIST's files), with a
 //!   progress line and checksums.
+//! - `fusion`: kernel fusion where a backend supports it: on Flex,
+//!   `Device::flex()` runs `Fusion<Flex>` (operations queue until a read;
+//!   element-wise chains run in one pass). The CubeCL backends have no
+//!   fused kernels yet.
+//! - `ir`, `router`, `capture`: the operation IR (`burn::ir`),
+//!   `Device::router(&device)` and `Device::capture()`.
+//!
+//! Features Burn has that are accepted here so a Burn project's feature
+//! list builds, and what they do on this design:
+//!
+//! - `dataset`, `vision`: nothing more: `burn::data`, with `MnistDataset`
+//!   and the image-folder datasets, is part of every `std` build. There is
+//!   no `burn-vision` ops module.
+//! - `simd`, `x86-v4`: nothing: Flex always builds its SIMD kernels (AVX2
+//!   and AVX-512, matmul included) and picks them at run time from the
+//!   CPU's features, so one binary is fast on every x86-64 machine.
+//! - `rayon`: nothing: with `std`, Flex runs large kernels on its own
+//!   worker threads (as many as the machine has, or `BURN_FLEX_THREADS`),
+//!   not on rayon.
+//! - `autotune`, `autotune-checks`: nothing yet: the CubeCL backend picks
+//!   its kernels by shape rules and has no autotuner.
 //!
 //! `Device::default()` picks the first enabled backend, GPUs before CPUs
 //! (CUDA, ROCm, WGPU, then Flex, then the CubeCL CPU runtime), unless the
