@@ -498,3 +498,47 @@ fn a_failing_metric_stops_the_run_with_its_error() {
         other => panic!("unexpected error: {other}"),
     }
 }
+
+/// A dataset that fails on one item: the run stops with its error, which
+/// `LearningResult::error` carries as `TrainingError::Dataset`.
+#[test]
+fn a_batch_that_fails_to_load_stops_the_run_with_the_dataset_error() {
+    use burn::data::dataset::{Dataset, DatasetError};
+
+    struct FailsAt(usize);
+    impl Dataset<([f32; 2], i64)> for FailsAt {
+        fn get(&self, index: usize) -> Result<([f32; 2], i64), DatasetError> {
+            if index == self.0 {
+                return Err(DatasetError::Io {
+                    path: "points.bin".into(),
+                    source: std::io::Error::other("disk gone"),
+                });
+            }
+            Ok(points()[index])
+        }
+        fn len(&self) -> usize {
+            points().len()
+        }
+    }
+
+    let device = Device::flex();
+    let dir = temp_dir("dataset-error");
+    let result = SupervisedTraining::new(&dir, loader_over(FailsAt(20), None), loader(None))
+        .metric_train_numeric(LossMetric::new())
+        .num_epochs(3)
+        .renderer(quiet())
+        .with_application_logger(None)
+        .launch(Learner::new(
+            Classifier::new(&device),
+            SgdConfig::new().init(),
+            0.5,
+        ));
+    let error = result.error.expect("the run reports the dataset's error");
+    assert!(
+        matches!(*error, TrainingError::Dataset(DatasetError::Io { .. })),
+        "{error}"
+    );
+    assert!(error.to_string().contains("disk gone"), "{error}");
+    // The third batch (items 16..24) failed in epoch 1: nothing after it ran.
+    assert!(!dir.join("train/epoch-2").exists());
+}

@@ -237,13 +237,8 @@ impl<EC: EvaluatorComponentTypes> Evaluator<EC> {
             );
             let mut iteration = 0;
             while !interrupter.should_stop() {
-                let batch = match iterator.next() {
-                    Some(Ok(batch)) => batch,
-                    Some(Err(error)) => {
-                        interrupter.fail(error);
-                        break;
-                    }
-                    None => break,
+                let Some(batch) = interrupter.batch(iterator.next()) else {
+                    break;
                 };
                 iteration += 1;
                 let output = InferenceStep::step(&model, batch);

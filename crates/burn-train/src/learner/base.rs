@@ -8,6 +8,7 @@ use std::string::String;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+use burn_core::data::dataset::DatasetError;
 use burn_core::record::ModuleRecord;
 use burn_optim::{
     GradientsParams, LearningRate, LrScheduler, LrSchedulerRecord, ModuleOptimizer, OptimizerRecord,
@@ -278,6 +279,21 @@ impl Interrupter {
     pub fn fail_on_error<E: Into<TrainingError>>(&self, result: Result<(), E>) {
         if let Err(error) = result {
             self.fail(error);
+        }
+    }
+
+    /// A batch as a data loader's iterator yields it: `Some(batch)` when it
+    /// loaded; `None` at the end of the split, or when the dataset failed to
+    /// produce one of its items, in which case the run
+    /// [`fail`](Self::fail)s with that error. For the loops of training
+    /// strategies: `while let Some(batch) = interrupter.batch(it.next())`.
+    pub fn batch<T>(&self, read: Option<Result<T, DatasetError>>) -> Option<T> {
+        match read? {
+            Ok(batch) => Some(batch),
+            Err(error) => {
+                self.fail(error);
+                None
+            }
         }
     }
 

@@ -5,7 +5,7 @@
 use std::sync::{Arc, Mutex};
 
 use burn::data::dataloader::{DataLoader, DataLoaderBuilder, Progress};
-use burn::data::dataset::InMemDataset;
+use burn::data::dataset::{Dataset, InMemDataset};
 use burn::module::{Module, Param, ParamId};
 use burn::tensor::{Device, Int, Tensor, activation};
 use burn_core as burn;
@@ -84,6 +84,14 @@ pub fn points() -> Vec<([f32; 2], i64)> {
 
 /// Batches of 8 of [`points`], shuffled with `shuffle` if given.
 pub fn loader(shuffle: Option<u64>) -> Arc<dyn DataLoader<Batch>> {
+    loader_over(InMemDataset::new(points()), shuffle)
+}
+
+/// [`loader`]'s batches over any dataset of points.
+pub fn loader_over<D>(dataset: D, shuffle: Option<u64>) -> Arc<dyn DataLoader<Batch>>
+where
+    D: Dataset<([f32; 2], i64)> + 'static,
+{
     let mut builder = DataLoaderBuilder::new(|items: Vec<([f32; 2], i64)>, device: &Device| {
         let n = items.len();
         let x: Vec<f32> = items.iter().flat_map(|(p, _)| p.iter().copied()).collect();
@@ -103,7 +111,7 @@ pub fn loader(shuffle: Option<u64>) -> Arc<dyn DataLoader<Batch>> {
     if let Some(seed) = shuffle {
         builder = builder.shuffle(seed);
     }
-    builder.build(InMemDataset::new(points()))
+    builder.build(dataset)
 }
 
 pub fn temp_dir(name: &str) -> std::path::PathBuf {

@@ -118,16 +118,9 @@ impl<M: LearnerModel> SupervisedLearningStrategy<M> for ValidateEvery {
             };
             interrupter.fail_on_error(processor.process_train(start));
             let mut iteration = 0;
-            while let Some(batch) = batches.next() {
-                // A batch is `Err` when the dataset fails to produce an
-                // item: the run stops with that error.
-                let batch = match batch {
-                    Ok(batch) => batch,
-                    Err(error) => {
-                        interrupter.fail(error);
-                        break;
-                    }
-                };
+            // A batch the dataset fails to produce stops the run with
+            // that error (`batch` gives `None` then).
+            while let Some(batch) = interrupter.batch(batches.next()) {
                 iteration += 1;
                 let output = learner.train_step(batch);
                 learner.lr_step();
@@ -162,14 +155,7 @@ impl<M: LearnerModel> SupervisedLearningStrategy<M> for ValidateEvery {
                     progress: batches.progress(),
                 };
                 interrupter.fail_on_error(processor.process_valid(start));
-                while let Some(batch) = batches.next() {
-                    let batch = match batch {
-                        Ok(batch) => batch,
-                        Err(error) => {
-                            interrupter.fail(error);
-                            break;
-                        }
-                    };
+                while let Some(batch) = interrupter.batch(batches.next()) {
                     let output = InferenceStep::step(&model, batch);
                     let item = TrainingItem::new(output, batches.progress(), None, None);
                     interrupter

@@ -81,13 +81,8 @@ pub(crate) fn valid_epoch<M: LearnerModel>(
     }));
     let mut iteration = 0;
     while !interrupter.should_stop() {
-        let batch = match iterator.next() {
-            Some(Ok(batch)) => batch,
-            Some(Err(error)) => {
-                interrupter.fail(error);
-                break;
-            }
-            None => break,
+        let Some(batch) = interrupter.batch(iterator.next()) else {
+            break;
         };
         iteration += 1;
         let output = InferenceStep::step(&model, batch);
@@ -189,13 +184,8 @@ impl<M: LearnerModel> SupervisedLearningStrategy<M> for SingleDeviceTrainingStra
                 }));
                 let mut iteration = 0;
                 while !interrupter.should_stop() {
-                    let batch = match iterator.next() {
-                        Some(Ok(batch)) => batch,
-                        Some(Err(error)) => {
-                            interrupter.fail(error);
-                            break;
-                        }
-                        None => break,
+                    let Some(batch) = interrupter.batch(iterator.next()) else {
+                        break;
                     };
                     iteration += 1;
                     let output = learner.train_step(batch);
