@@ -30,6 +30,7 @@ use alloc::alloc::{Layout, alloc, alloc_zeroed, dealloc, handle_alloc_error};
 use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
+use core::mem::MaybeUninit;
 use core::ops::{Deref, DerefMut};
 use core::ptr::NonNull;
 
@@ -162,6 +163,30 @@ impl Bytes {
                 core::ptr::copy_nonoverlapping(bytes.as_ptr(), out.ptr.as_ptr(), bytes.len());
             }
         }
+        out
+    }
+
+    /// A buffer of `len` bytes written by `fill`, for a caller that writes
+    /// every byte anyway (a copy out of a mapped file). Unlike
+    /// [`zeroed`](Self::zeroed), no byte is written and, for a large
+    /// buffer, no page is touched before `fill` runs, so `fill` may first
+    /// advise the kernel about the pages (huge pages) and then write them
+    /// from several threads, each faulting in its own share.
+    ///
+    /// # Safety
+    /// `fill` must initialise all `len` bytes before it returns. (If it
+    /// panics instead, the buffer is freed without being read.)
+    pub unsafe fn from_uninit_fill(len: usize, fill: impl FnOnce(&mut [MaybeUninit<u8>])) -> Self {
+        let out = Self::allocate(len, false);
+        // SAFETY: `allocate` gave `len` writable bytes at `ptr` (a dangling,
+        // aligned pointer when `len == 0`, valid for an empty slice) that
+        // nothing else refers to; as `MaybeUninit` they need no
+        // initialisation. The slice ends with this call, before `out` is
+        // returned, and the caller's contract makes every byte initialised.
+        let bytes = unsafe {
+            core::slice::from_raw_parts_mut(out.ptr.as_ptr().cast::<MaybeUninit<u8>>(), len)
+        };
+        fill(bytes);
         out
     }
 
@@ -460,6 +485,23 @@ impl<'de> Visitor<'de> for BytesVisitor {
 #[cfg(all(test, feature = "std"))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn from_uninit_fill_keeps_what_fill_wrote() {
+        for len in [0, 3, 1 << 20] {
+            // SAFETY: the closure writes every byte.
+            let bytes = unsafe {
+                Bytes::from_uninit_fill(len, |out| {
+                    for (i, b) in out.iter_mut().enumerate() {
+                        b.write(i as u8);
+                    }
+                })
+            };
+            assert_eq!(bytes.len(), len);
+            assert_eq!(bytes.as_ptr() as usize % Bytes::ALIGN, 0);
+            assert!(bytes.iter().enumerate().all(|(i, &b)| b == i as u8));
+        }
+    }
 
     /// One test for the whole recycler: it is process-wide state, and test
     /// functions run in parallel. The sizes are used by no other test.

@@ -88,6 +88,7 @@
 mod adapter;
 mod apply_result;
 mod burnpack;
+mod copy;
 mod error;
 mod filter;
 mod options;

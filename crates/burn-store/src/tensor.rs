@@ -23,7 +23,7 @@ use std::sync::Arc;
 use burn_std::{BoolStore, Bytes, DType};
 use burn_tensor::TensorData;
 
-use crate::StoreError;
+use crate::{StoreError, copy};
 
 type Producer = dyn Fn() -> Result<TensorData, StoreError> + Send + Sync;
 
@@ -493,11 +493,9 @@ impl View {
         let mut bytes = if count == 0 {
             Bytes::zeroed(0)
         } else if is_contiguous(shape, &self.strides) {
-            Bytes::from_slice(&src[self.offset..self.offset + count * elem])
+            copy::contiguous(&src[self.offset..self.offset + count * elem])
         } else {
-            let mut out = Bytes::zeroed(count * elem);
-            gather(src, self.offset, shape, &self.strides, elem, &mut out);
-            out
+            copy::strided(src, self.offset, shape, &self.strides, elem)
         };
         if count > 0 {
             // The whole span the view touched (for a strided view, a range
@@ -556,125 +554,6 @@ fn view_end(offset: usize, shape: &[usize], strides: &[usize], elem: usize) -> O
     }
     let elems = last.checked_add(1)?;
     elems.checked_mul(elem as u64)?.checked_add(offset as u64)
-}
-
-/// Copies a strided view into `out`, row-major. The view was checked to be
-/// in bounds, so indexing cannot fail.
-fn gather(
-    src: &[u8],
-    offset: usize,
-    shape: &[usize],
-    strides: &[usize],
-    elem: usize,
-    out: &mut [u8],
-) {
-    // Drop unit dimensions and merge neighbours that are contiguous with
-    // each other, so a sliced or transposed view becomes as few, as long
-    // runs as possible.
-    let mut dims: Vec<(usize, usize)> = Vec::with_capacity(shape.len());
-    for (&dim, &stride) in shape.iter().zip(strides) {
-        if dim == 1 {
-            continue;
-        }
-        match dims.last_mut() {
-            Some((outer_dim, outer_stride)) if *outer_stride == stride * dim => {
-                *outer_dim *= dim;
-                *outer_stride = stride;
-            }
-            _ => dims.push((dim, stride)),
-        }
-    }
-    if dims.is_empty() {
-        out.copy_from_slice(&src[offset..offset + elem]);
-        return;
-    }
-    let rank = dims.len();
-    let (rows, row_stride, cols, col_stride) = if rank == 1 {
-        (1, 0, dims[0].0, dims[0].1)
-    } else {
-        (
-            dims[rank - 2].0,
-            dims[rank - 2].1,
-            dims[rank - 1].0,
-            dims[rank - 1].1,
-        )
-    };
-    let outer = &dims[..rank.saturating_sub(2)];
-    let plane = rows * cols * elem;
-    let mut index = vec![0usize; outer.len()];
-    for chunk in out.chunks_exact_mut(plane) {
-        let base = offset
-            + index
-                .iter()
-                .zip(outer)
-                .map(|(&i, &(_, stride))| i * stride * elem)
-                .sum::<usize>();
-        copy_plane(src, base, rows, row_stride, cols, col_stride, elem, chunk);
-        // Odometer over the outer dimensions.
-        for (i, &(dim, _)) in index.iter_mut().zip(outer).rev() {
-            *i += 1;
-            if *i < dim {
-                break;
-            }
-            *i = 0;
-        }
-    }
-}
-
-/// One `[rows, cols]` plane of a strided view, row-major into `out`.
-#[allow(clippy::too_many_arguments)]
-fn copy_plane(
-    src: &[u8],
-    base: usize,
-    rows: usize,
-    row_stride: usize,
-    cols: usize,
-    col_stride: usize,
-    elem: usize,
-    out: &mut [u8],
-) {
-    if col_stride == 1 {
-        let run = cols * elem;
-        for (r, dst) in out.chunks_exact_mut(run).enumerate() {
-            let start = base + r * row_stride * elem;
-            dst.copy_from_slice(&src[start..start + run]);
-        }
-        return;
-    }
-    match elem {
-        1 => copy_tiled::<1>(src, base, rows, row_stride, cols, col_stride, out),
-        2 => copy_tiled::<2>(src, base, rows, row_stride, cols, col_stride, out),
-        4 => copy_tiled::<4>(src, base, rows, row_stride, cols, col_stride, out),
-        _ => copy_tiled::<8>(src, base, rows, row_stride, cols, col_stride, out),
-    }
-}
-
-/// Element by element in square tiles, so that a transposed read (the
-/// column stride is the long one) touches a few cache lines of source rows
-/// per tile instead of one line per element.
-fn copy_tiled<const N: usize>(
-    src: &[u8],
-    base: usize,
-    rows: usize,
-    row_stride: usize,
-    cols: usize,
-    col_stride: usize,
-    out: &mut [u8],
-) {
-    const TILE: usize = 32;
-    for r0 in (0..rows).step_by(TILE) {
-        for c0 in (0..cols).step_by(TILE) {
-            for r in r0..(r0 + TILE).min(rows) {
-                let row_base = base + r * row_stride * N;
-                let dst_row = &mut out[r * cols * N..(r + 1) * cols * N];
-                for c in c0..(c0 + TILE).min(cols) {
-                    let s = row_base + c * col_stride * N;
-                    let element: [u8; N] = src[s..s + N].try_into().expect("N bytes");
-                    dst_row[c * N..(c + 1) * N].copy_from_slice(&element);
-                }
-            }
-        }
-    }
 }
 
 #[cfg(test)]
