@@ -4,6 +4,11 @@
 
 use burn_tensor::{Bool, DType, Device, Int, Shape, Slice, Tensor, TensorData, s};
 
+#[path = "api_base/properties.rs"]
+mod properties;
+#[path = "api_base/sizes.rs"]
+mod sizes;
+
 fn dev() -> Device {
     Device::flex()
 }
