@@ -48,15 +48,27 @@
 //! allocated, is an error naming the op and the shape, never a wrapped count
 //! or a process abort.
 //!
+//! When each is reported: a count that overflows needs no device, so the
+//! op itself fails on every backend. An allocation is the backend's: eager
+//! Flex makes it in the op, while Fusion queues the op and allocates when
+//! the queue runs, so there the refusal is the `Err` of the first read of
+//! the result ([`try_into_data`](Tensor::try_into_data), naming the read
+//! and the tensor's shape).
+//!
 //! ```
 //! # #[cfg(feature = "flex")] {
 //! use burn_tensor::{Device, Tensor};
 //!
-//! let err = Tensor::<2>::try_zeros([1 << 20, 1 << 20], &Device::flex()).unwrap_err();
-//! assert_eq!(
-//!     err.to_string(),
-//!     "zeros: cannot allocate 4398046511104 bytes for shape [1048576, 1048576] (f32)"
-//! );
+//! // 4 TiB of f32: refused by the op, or by the read under Fusion.
+//! let err = Tensor::<2>::try_zeros([1 << 20, 1 << 20], &Device::flex())
+//!     .and_then(Tensor::try_into_data)
+//!     .unwrap_err();
+//! assert!(err.to_string().ends_with(
+//!     "cannot allocate 4398046511104 bytes for shape [1048576, 1048576] (f32)"
+//! ));
+//! // An overflowing byte count fails at the op on every backend.
+//! let err = Tensor::<2>::try_zeros([1 << 31, 1 << 31], &Device::flex()).unwrap_err();
+//! assert_eq!(err.op, "zeros");
 //! # }
 //! ```
 //!

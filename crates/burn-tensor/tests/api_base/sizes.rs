@@ -4,8 +4,9 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use burn_tensor::Shape;
 use burn_tensor::{
-    DType, Device, Int, SizeError, Tensor, TensorData, TensorError, TensorErrorCause,
+    DType, Device, Int, SizeError, Tensor, TensorData, TensorError, TensorErrorCause, TensorKind,
 };
 
 fn dev() -> Device {
@@ -22,6 +23,63 @@ fn panic_message(f: impl FnOnce()) -> String {
             .map(|s| s.to_string())
             .expect("a string payload"),
     }
+}
+
+/// The error of an op whose output buffer the backend refuses.
+///
+/// Eager Flex allocates inside the op, so the op itself returns the error.
+/// Fusion only queues the op (the allocation happens when the queue runs),
+/// so the op succeeds and the first read of its output fails; that read
+/// names itself (`into_data`) and the output's shape, and its message
+/// carries the backend's words. The overflow checks, which need no backend,
+/// are eager on both (see the tests that use no helper).
+fn refused<const D: usize, K: TensorKind>(
+    result: Result<Tensor<D, K>, TensorError>,
+) -> TensorError {
+    #[cfg(not(feature = "fusion"))]
+    return result.expect_err("the backend refuses the allocation");
+    #[cfg(feature = "fusion")]
+    return result
+        .expect("fusion queues the op")
+        .try_into_data()
+        .expect_err("the read runs the op, which the backend refuses");
+}
+
+/// The op a refused allocation is reported by (see [`refused`]).
+fn refusing_op(op: &'static str) -> &'static str {
+    if cfg!(feature = "fusion") {
+        "into_data"
+    } else {
+        op
+    }
+}
+
+/// Checks a refusal by `op` (of operands `inputs`) of `bytes` for its
+/// output `shape` of `dtype`. The error lists the shapes of the call that
+/// reports it: the op's operands, or under Fusion the tensor read.
+fn assert_refused(
+    err: &TensorError,
+    op: &'static str,
+    inputs: &[[usize; 2]],
+    bytes: usize,
+    shape: [usize; 2],
+    dtype: DType,
+) {
+    assert_eq!(err.op, refusing_op(op), "{err}");
+    let shapes: Vec<Shape> = if cfg!(feature = "fusion") {
+        vec![shape.into()]
+    } else {
+        inputs.iter().map(|&dims| dims.into()).collect()
+    };
+    assert_eq!(err.shapes, shapes, "{err}");
+    assert_eq!(err.dtype, Some(dtype), "{err}");
+    let words = format!(
+        "cannot allocate {bytes} bytes for shape [{}, {}] ({dtype})",
+        shape[0], shape[1]
+    );
+    let msg = err.to_string();
+    assert!(msg.starts_with(&format!("{}: ", err.op)), "{msg}");
+    assert!(msg.ends_with(&words), "{msg}");
 }
 
 #[test]
@@ -52,15 +110,30 @@ fn zeros_whose_byte_count_overflows_is_an_error_not_a_zero_byte_tensor() {
 #[test]
 fn zeros_too_large_to_allocate_is_an_error_not_an_abort() {
     // 4 TiB of f32: the allocator refuses (this used to abort the process).
-    let err = Tensor::<2>::try_zeros([1 << 20, 1 << 20], &dev()).unwrap_err();
+    let err = refused(Tensor::<2>::try_zeros([1 << 20, 1 << 20], &dev()));
+    assert_refused(
+        &err,
+        "zeros",
+        &[[1 << 20, 1 << 20]],
+        1 << 42,
+        [1 << 20, 1 << 20],
+        DType::F32,
+    );
+    #[cfg(not(feature = "fusion"))]
     assert_eq!(
         err.to_string(),
         "zeros: cannot allocate 4398046511104 bytes for shape [1048576, 1048576] (f32)"
     );
+    // The panicking forms fail with the same words, at the op or the read.
+    // (A fusion read names the tensor it reads by its id, which differs.)
     let msg = panic_message(|| {
-        Tensor::<2>::zeros([1 << 20, 1 << 20], &dev());
+        Tensor::<2>::zeros([1 << 20, 1 << 20], &dev()).into_data();
     });
+    #[cfg(not(feature = "fusion"))]
     assert_eq!(msg, err.to_string());
+    assert!(msg.starts_with(&format!("{}: ", err.op)), "{msg}");
+    let cause = |m: &str| m.rsplit_once(": cannot").map(|(_, tail)| tail.to_string());
+    assert_eq!(cause(&msg), cause(&err.to_string()), "{msg}");
     // The device is still usable afterwards.
     let x = Tensor::<1>::ones([3], &dev());
     assert_eq!(x.into_data().to_vec::<f32>().unwrap(), vec![1.0; 3]);
@@ -68,10 +141,26 @@ fn zeros_too_large_to_allocate_is_an_error_not_an_abort() {
 
 #[test]
 fn ones_and_full_report_the_same_way() {
-    let err = Tensor::<2, Int>::try_ones([1 << 20, 1 << 20], (&dev(), DType::I64)).unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        "ones: cannot allocate 8796093022208 bytes for shape [1048576, 1048576] (i64)"
+    let err = refused(Tensor::<2, Int>::try_ones(
+        [1 << 20, 1 << 20],
+        (&dev(), DType::I64),
+    ));
+    assert_refused(
+        &err,
+        "ones",
+        &[[1 << 20, 1 << 20]],
+        1 << 43,
+        [1 << 20, 1 << 20],
+        DType::I64,
+    );
+    let err = refused(Tensor::<2>::try_full([1 << 20, 1 << 20], 2.0, &dev()));
+    assert_refused(
+        &err,
+        "full",
+        &[[1 << 20, 1 << 20]],
+        1 << 42,
+        [1 << 20, 1 << 20],
+        DType::F32,
     );
     let err = Tensor::<3>::try_full([1 << 30, 1 << 30, 1 << 30], 2.0, &dev()).unwrap_err();
     assert_eq!(err.op, "full");
@@ -178,23 +267,28 @@ fn matmul_of_views_with_an_unaddressable_output_is_an_error() {
 fn matmul_too_large_to_allocate_is_an_error() {
     let a = Tensor::<2>::zeros([1, 1], &dev()).expand([1usize << 20, 1]);
     let b = Tensor::<2>::zeros([1, 1], &dev()).expand([1usize, 1 << 20]);
-    let err = a.try_matmul(b).unwrap_err();
-    assert!(
-        err.to_string()
-            .contains("cannot allocate 4398046511104 bytes"),
-        "{err}"
+    let err = refused(a.try_matmul(b));
+    assert_refused(
+        &err,
+        "matmul",
+        &[[1 << 20, 1], [1, 1 << 20]],
+        1 << 42,
+        [1 << 20, 1 << 20],
+        DType::F32,
     );
 }
 
 #[test]
 fn cat_checks_its_summed_dim_and_its_allocation() {
     let big = Tensor::<2>::zeros([1, 1], &dev()).expand([1usize << 21, 1 << 20]);
-    let err = Tensor::try_cat(vec![big.clone(), big], 0).unwrap_err();
-    assert_eq!(err.op, "cat");
-    assert!(
-        err.to_string()
-            .contains("cannot allocate 17592186044416 bytes"),
-        "{err}"
+    let err = refused(Tensor::try_cat(vec![big.clone(), big], 0));
+    assert_refused(
+        &err,
+        "cat",
+        &[[1 << 21, 1 << 20], [1 << 21, 1 << 20]],
+        1 << 44,
+        [1 << 22, 1 << 20],
+        DType::F32,
     );
     // No elements, but 2^63 + 2^63 columns would wrap to 0.
     let a = Tensor::<2>::zeros([0, 1 << 63], &dev());
@@ -267,4 +361,35 @@ fn to_device_and_try_forms_succeed_on_ordinary_input() {
         z.try_into_data().unwrap().to_vec::<f32>().unwrap(),
         vec![3.0; 4]
     );
+}
+
+#[test]
+fn a_tensor_whose_read_fails_formats_without_panicking() {
+    // Reading the view needs a 4 TiB buffer, which the backend refuses.
+    let view = Tensor::<2>::zeros([1, 1], &dev()).expand([1usize << 20, 1 << 20]);
+    let text = format!("{view}");
+    assert!(text.contains("  data:\n<"), "{text}");
+    assert!(
+        text.contains("cannot allocate 4398046511104 bytes"),
+        "{text}"
+    );
+    assert!(text.contains("shape:  [1048576, 1048576],"), "{text}");
+}
+
+#[test]
+fn a_tensor_in_a_panic_message_is_not_read() {
+    // `unwrap_err` on an `Ok(tensor)` formats the tensor inside the panic
+    // hook. Reading it there would run the backend, whose refusal (a
+    // panic, even one it catches) raised in the hook aborts the process.
+    let view = Tensor::<2>::zeros([1, 1], &dev()).expand([1usize << 20, 1 << 20]);
+    // (`black_box`: an `Ok` the compiler does not see, as a real result.)
+    let ok: Result<Tensor<2>, TensorError> = std::hint::black_box(Ok(view));
+    let msg = panic_message(|| {
+        ok.unwrap_err();
+    });
+    assert!(
+        msg.contains("<not read while the thread is panicking>"),
+        "{msg}"
+    );
+    assert!(msg.contains("shape:  [1048576, 1048576],"), "{msg}");
 }

@@ -140,15 +140,18 @@ impl<const D: usize, K: TensorKind> Tensor<D, K> {
 
     /// [`zeros`](Self::zeros), with every failure an `Err`: a wrong rank or
     /// dtype kind, an element or byte count that overflows, an allocation
-    /// the backend cannot make.
+    /// the backend cannot make (reported by the first read instead on a lazy
+    /// backend such as Fusion: see the crate docs).
     ///
     /// ```
     /// # #[cfg(feature = "flex")] {
     /// use burn_tensor::{Device, Tensor};
     ///
     /// // 4 TiB: refused, not a process abort.
-    /// let err = Tensor::<2>::try_zeros([1 << 20, 1 << 20], &Device::flex()).unwrap_err();
-    /// assert!(err.to_string().starts_with("zeros: cannot allocate 4398046511104 bytes"));
+    /// let err = Tensor::<2>::try_zeros([1 << 20, 1 << 20], &Device::flex())
+    ///     .and_then(Tensor::try_into_data)
+    ///     .unwrap_err();
+    /// assert!(err.to_string().contains("cannot allocate 4398046511104 bytes"));
     /// # }
     /// ```
     pub fn try_zeros(
