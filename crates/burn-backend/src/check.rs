@@ -5,64 +5,131 @@
 //! operation and the offending shapes or values. The tensor API calls these
 //! checks before dispatch; backends call them too, so a backend used directly
 //! gives the same message instead of undefined behaviour or a wrong answer.
+//!
+//! The checks the tensor API also offers as `try_*` forms (reshape, expand,
+//! broadcast, matmul, cat) come in pairs: `try_X` returns a [`CheckError`]
+//! (the message without the op name), and `X` panics with `"{op}: {error}"`,
+//! so both forms give the same words. Every output shape is also checked to
+//! be addressable ([`Shape::try_num_elements`]): an element count that would
+//! wrap is a [`SizeError`], never a wrong shape handed on.
 
+use alloc::format;
+use alloc::string::String;
 use alloc::vec::Vec;
 
-use burn_std::{DType, Shape, Slice};
+use burn_std::{DType, Shape, SizeError, Slice};
+
+/// Why a shape check failed, without the name of the operation (the caller
+/// adds it).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CheckError {
+    /// The shapes, dims or values do not fit the operation.
+    #[error("{0}")]
+    Invalid(String),
+    /// The result's size does not fit the address space.
+    #[error(transparent)]
+    Size(#[from] SizeError),
+}
+
+/// Panics with `"{op}: {err}"`, the one way a failed check becomes a panic.
+#[track_caller]
+#[cold]
+fn fail(op: &str, err: CheckError) -> ! {
+    panic!("{op}: {err}")
+}
 
 /// Panics unless `dim < rank`.
 #[track_caller]
 pub fn dim(op: &str, dim: usize, shape: &Shape) {
+    try_dim(dim, shape).unwrap_or_else(|err| fail(op, err))
+}
+
+/// [`dim`] as a `Result`.
+pub fn try_dim(dim: usize, shape: &Shape) -> Result<(), CheckError> {
     if dim >= shape.num_dims() {
-        panic!(
-            "{op}: dim {dim} is out of range for a tensor of shape {shape} (rank {})",
+        return Err(CheckError::Invalid(format!(
+            "dim {dim} is out of range for a tensor of shape {shape} (rank {})",
             shape.num_dims()
-        );
+        )));
     }
+    Ok(())
 }
 
 /// The NumPy broadcast of two shapes, or a panic naming both.
 #[track_caller]
 pub fn broadcast(op: &str, lhs: &Shape, rhs: &Shape) -> Shape {
-    match lhs.broadcast(rhs) {
-        Ok(shape) => shape,
-        Err(_) => panic!("{op}: shapes {lhs} and {rhs} cannot be broadcast together"),
-    }
+    try_broadcast(lhs, rhs).unwrap_or_else(|err| fail(op, err))
+}
+
+/// [`broadcast`] as a `Result`.
+pub fn try_broadcast(lhs: &Shape, rhs: &Shape) -> Result<Shape, CheckError> {
+    lhs.broadcast(rhs).map_err(|err| match err {
+        burn_std::ShapeError::BroadcastIncompatible { .. } => CheckError::Invalid(format!(
+            "shapes {lhs} and {rhs} cannot be broadcast together"
+        )),
+        burn_std::ShapeError::TooLarge { source, .. } => CheckError::Size(source),
+    })
 }
 
 /// The output shape of `lhs.matmul(rhs)`: `[..batch, m, k] x [..batch, k, n] -> [..batch, m, n]`,
 /// with the batch dims broadcast.
 #[track_caller]
 pub fn matmul(op: &str, lhs: &Shape, rhs: &Shape) -> Shape {
+    try_matmul(lhs, rhs).unwrap_or_else(|err| fail(op, err))
+}
+
+/// [`matmul`] as a `Result`.
+pub fn try_matmul(lhs: &Shape, rhs: &Shape) -> Result<Shape, CheckError> {
+    let invalid = |msg: String| Err(CheckError::Invalid(msg));
     let (lr, rr) = (lhs.num_dims(), rhs.num_dims());
     if lr < 2 || rr < 2 {
-        panic!("{op}: both operands need at least 2 dims, got {lhs} and {rhs}");
+        return invalid(format!(
+            "both operands need at least 2 dims, got {lhs} and {rhs}"
+        ));
     }
     let (k_l, k_r) = (lhs.dims[lr - 1], rhs.dims[rr - 2]);
     if k_l != k_r {
-        panic!("{op}: inner dims differ: lhs {lhs} has {k_l} columns, rhs {rhs} has {k_r} rows");
+        return invalid(format!(
+            "inner dims differ: lhs {lhs} has {k_l} columns, rhs {rhs} has {k_r} rows"
+        ));
     }
     let batch_l = Shape::from(&lhs.dims[..lr - 2]);
     let batch_r = Shape::from(&rhs.dims[..rr - 2]);
-    let Ok(batch) = batch_l.broadcast(&batch_r) else {
-        panic!("{op}: batch dims of {lhs} and {rhs} cannot be broadcast together");
+    let batch = match batch_l.broadcast(&batch_r) {
+        Ok(batch) => batch,
+        Err(burn_std::ShapeError::TooLarge { source, .. }) => return Err(source.into()),
+        Err(burn_std::ShapeError::BroadcastIncompatible { .. }) => {
+            return invalid(format!(
+                "batch dims of {lhs} and {rhs} cannot be broadcast together"
+            ));
+        }
     };
     let mut dims = batch.dims;
     dims.push(lhs.dims[lr - 2]);
     dims.push(rhs.dims[rr - 1]);
-    Shape::from(dims)
+    let out = Shape::from(dims);
+    // Operands that are expanded views ([2^40, 1] x [1, 2^40]) can ask for
+    // an output no buffer can hold.
+    out.try_num_elements()?;
+    Ok(out)
 }
 
 /// Panics unless `from` and `to` hold the same number of elements.
 #[track_caller]
 pub fn reshape(op: &str, from: &Shape, to: &Shape) {
-    if from.num_elements() != to.num_elements() {
-        panic!(
-            "{op}: cannot reshape {from} ({} elements) into {to} ({} elements)",
-            from.num_elements(),
-            to.num_elements()
-        );
+    try_reshape(from, to).unwrap_or_else(|err| fail(op, err))
+}
+
+/// [`reshape`] as a `Result`. A target whose element count overflows is
+/// reported as such (a wrapped count could even equal the input's).
+pub fn try_reshape(from: &Shape, to: &Shape) -> Result<(), CheckError> {
+    let (n_from, n_to) = (from.try_num_elements()?, to.try_num_elements()?);
+    if n_from != n_to {
+        return Err(CheckError::Invalid(format!(
+            "cannot reshape {from} ({n_from} elements) into {to} ({n_to} elements)"
+        )));
     }
+    Ok(())
 }
 
 /// Panics unless `axes` is a permutation of `0..rank`.
@@ -79,10 +146,16 @@ pub fn permute(op: &str, shape: &Shape, axes: &[usize]) {
     }
 }
 
-/// The shape after expanding `from` to `to` (NumPy broadcast of `from` alone;
-/// `to` may add leading dims).
+/// Panics unless `from` can be expanded to `to` (NumPy broadcast of `from`
+/// alone; `to` may add leading dims).
 #[track_caller]
 pub fn expand(op: &str, from: &Shape, to: &Shape) {
+    try_expand(from, to).unwrap_or_else(|err| fail(op, err))
+}
+
+/// [`expand`] as a `Result`. The view costs no memory, but every op reading
+/// it walks `to.num_elements()` positions, so that count must fit too.
+pub fn try_expand(from: &Shape, to: &Shape) -> Result<(), CheckError> {
     let (fr, tr) = (from.num_dims(), to.num_dims());
     let ok = fr <= tr
         && from
@@ -91,8 +164,12 @@ pub fn expand(op: &str, from: &Shape, to: &Shape) {
             .zip(&to.dims[tr - fr..])
             .all(|(&f, &t)| f == t || f == 1);
     if !ok {
-        panic!("{op}: cannot expand shape {from} to {to}: only dims of size 1 can grow");
+        return Err(CheckError::Invalid(format!(
+            "cannot expand shape {from} to {to}: only dims of size 1 can grow"
+        )));
     }
+    to.try_num_elements()?;
+    Ok(())
 }
 
 /// Resolves one slice per leading dim (missing trailing dims are taken whole)
@@ -132,10 +209,15 @@ pub fn sliced_shape(ranges: &[(usize, usize, isize)]) -> Shape {
 /// The output shape of concatenating `shapes` along `dim`.
 #[track_caller]
 pub fn cat(op: &str, shapes: &[Shape], dim: usize) -> Shape {
+    try_cat(shapes, dim).unwrap_or_else(|err| fail(op, err))
+}
+
+/// [`cat`] as a `Result`; the summed dim is added with overflow checked.
+pub fn try_cat(shapes: &[Shape], dim: usize) -> Result<Shape, CheckError> {
     let Some(first) = shapes.first() else {
-        panic!("{op}: needs at least one tensor");
+        return Err(CheckError::Invalid("needs at least one tensor".into()));
     };
-    self::dim(op, dim, first);
+    try_dim(dim, first)?;
     let mut out = first.clone();
     out.dims[dim] = 0;
     for s in shapes {
@@ -146,11 +228,27 @@ pub fn cat(op: &str, shapes: &[Shape], dim: usize) -> Shape {
                 .enumerate()
                 .any(|(d, &n)| d != dim && n != first.dims[d])
         {
-            panic!("{op}: shapes {first} and {s} differ outside dim {dim}");
+            return Err(CheckError::Invalid(format!(
+                "shapes {first} and {s} differ outside dim {dim}"
+            )));
         }
-        out.dims[dim] += s.dims[dim];
+        // Even with a zero dim elsewhere (no elements at all), a wrapped
+        // sum would be a wrong shape.
+        out.dims[dim] = out.dims[dim].checked_add(s.dims[dim]).ok_or_else(|| {
+            CheckError::Invalid(format!(
+                "the sizes along dim {dim} add up to more than {} (shapes {})",
+                usize::MAX,
+                shapes_list(shapes)
+            ))
+        })?;
     }
-    out
+    out.try_num_elements()?;
+    Ok(out)
+}
+
+fn shapes_list(shapes: &[Shape]) -> String {
+    let parts: Vec<String> = shapes.iter().map(|s| format!("{s}")).collect();
+    parts.join(", ")
 }
 
 /// Checks `gather`/`scatter` operands: same rank, and `indices` no larger than

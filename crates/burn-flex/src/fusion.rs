@@ -31,7 +31,7 @@ use crate::ops::elem::{FloatElem, Real, scalar_to_float};
 use crate::with_float;
 use crate::{Flex, FlexDevice, FlexTensor};
 use alloc::sync::Arc;
-use burn_std::Bytes;
+use burn_std::BufferInit;
 
 /// Elements a register holds: 48 registers of f32 stay within 96 KiB.
 pub const LANE: usize = 512;
@@ -163,7 +163,7 @@ fn run<E: FloatElem>(
     }
     while buffers.len() < program.outputs.len() {
         // Every element is written: a recycled buffer, never zeroed.
-        let bytes = Bytes::for_overwrite(n * core::mem::size_of::<E>());
+        let bytes = crate::tensor::alloc(shape, program.dtype, BufferInit::Overwrite);
         buffers.push(FlexTensor::new(
             Arc::new(bytes),
             Layout::contiguous(shape.clone()),

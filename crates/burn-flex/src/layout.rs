@@ -90,12 +90,16 @@ impl Layout {
         if self.num_elements() == 0 {
             return None;
         }
-        let (mut lo, mut hi) = (self.offset as isize, self.offset as isize);
+        // i128: a hostile view ([2^40] with stride 2^40) must not wrap into
+        // a span that passes the buffer check; the products of usize-range
+        // dims and isize-range strides fit easily.
+        let (mut lo, mut hi) = (self.offset as i128, self.offset as i128);
         for (&n, &s) in self.shape.dims.iter().zip(&self.strides) {
-            let reach = (n as isize - 1) * s;
+            let reach = (n as i128 - 1) * s as i128;
             if reach < 0 { lo += reach } else { hi += reach }
         }
-        Some((lo as usize, hi as usize + 1))
+        let clamp = |v: i128| usize::try_from(v.max(0)).unwrap_or(usize::MAX);
+        Some((clamp(lo), clamp(hi + 1)))
     }
 
     /// Output dim `i` is input dim `axes[i]`.
@@ -228,12 +232,17 @@ pub fn simplify_many<const N: usize>(
 }
 
 /// Row-major strides of `dims`.
+///
+/// Saturating, as [`Shape::contiguous_strides`]: a shape whose element
+/// count fits (every buffer-backed shape) has every partial product in
+/// range, and the strides past a zero dim (`[0, 2^40, 2^40]`) address
+/// nothing.
 pub fn contiguous_strides(dims: &[usize]) -> Vec<isize> {
     let mut strides = vec![0isize; dims.len()];
     let mut acc = 1isize;
     for (s, &n) in strides.iter_mut().zip(dims).rev() {
         *s = acc;
-        acc *= n.max(1) as isize;
+        acc = acc.saturating_mul(isize::try_from(n.max(1)).unwrap_or(isize::MAX));
     }
     strides
 }

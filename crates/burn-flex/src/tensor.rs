@@ -1,10 +1,17 @@
 //! The Flex tensor: a shared buffer, a strided layout and a run-time dtype.
+//!
+//! Every buffer is sized and allocated here, through burn-std's checked
+//! [`Bytes::try_for_shape`]: a shape whose byte count overflows, or whose
+//! buffer the allocator refuses, panics with the [`SizeError`]
+//! ("cannot allocate N bytes for shape [..] (f32)") instead of wrapping the
+//! count or aborting the process. The tensor API catches that panic in its
+//! `try_*` forms and names the op.
 
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use burn_backend::TensorMetadata;
-use burn_std::{BoolStore, Bytes, DType, Shape, TensorData};
+use burn_std::{BoolStore, BufferInit, Bytes, DType, Shape, SizeError, TensorData};
 use bytemuck::Pod;
 
 use crate::layout::{Layout, for_each_row};
@@ -26,13 +33,41 @@ pub struct FlexTensor {
 /// The dtype bool tensors are stored with.
 pub const BOOL: DType = DType::Bool(BoolStore::Native);
 
+/// Panics with a size error. Cold and out of line: it is on every
+/// allocation path and almost never taken.
+#[cold]
+#[inline(never)]
+#[track_caller]
+pub fn size_panic(err: SizeError) -> ! {
+    panic!("{err}")
+}
+
+/// The buffer of a contiguous `shape` of `dtype`, or a panic naming both.
+#[track_caller]
+pub(crate) fn alloc(shape: &Shape, dtype: DType, init: BufferInit) -> Bytes {
+    Bytes::try_for_shape(shape, dtype, init).unwrap_or_else(|err| size_panic(err))
+}
+
+/// `size_of::<E>()` must be the dtype's size: a kernel writing with the
+/// wrong element type would fill part of the buffer, or past it.
+#[track_caller]
+fn check_elem_size<E>(dtype: DType) {
+    assert_eq!(
+        core::mem::size_of::<E>(),
+        dtype.size(),
+        "flex: a {}-byte element type for {dtype} storage",
+        core::mem::size_of::<E>()
+    );
+}
+
 impl FlexTensor {
     /// Wraps a buffer. Panics if the layout reaches outside it, so no later
     /// kernel can read out of bounds.
     pub fn new(buffer: Arc<Bytes>, layout: Layout, dtype: DType) -> Self {
         if let Some((_, end)) = layout.span() {
             assert!(
-                end * dtype.size() <= buffer.len(),
+                end.checked_mul(dtype.size())
+                    .is_some_and(|end| end <= buffer.len()),
                 "flex: layout {layout:?} reaches past a buffer of {} bytes",
                 buffer.len()
             );
@@ -46,26 +81,25 @@ impl FlexTensor {
 
     /// A contiguous tensor that owns `values`.
     pub fn from_vec<E: Pod>(values: Vec<E>, shape: Shape, dtype: DType) -> Self {
-        debug_assert_eq!(core::mem::size_of::<E>(), dtype.size());
+        check_elem_size::<E>(dtype);
         assert_eq!(
             values.len(),
             shape.num_elements(),
             "flex: {} values for shape {shape}",
             values.len()
         );
-        Self::new(
-            Arc::new(Bytes::from_elems(values)),
-            Layout::contiguous(shape),
-            dtype,
-        )
+        // `Bytes` needs its own 64-byte-aligned allocation: this copies.
+        let bytes = Bytes::try_copy_for_shape(bytemuck::cast_slice(&values), &shape, dtype)
+            .unwrap_or_else(|err| size_panic(err));
+        Self::new(Arc::new(bytes), Layout::contiguous(shape), dtype)
     }
 
     /// A contiguous tensor of `shape` whose elements are written by `fill`,
     /// which receives the whole output slice (zero-initialised; a recycled
     /// buffer for large outputs, see [`Bytes::zeroed_recycled`]).
     pub fn build<E: Pod>(shape: Shape, dtype: DType, fill: impl FnOnce(&mut [E])) -> Self {
-        let n = shape.num_elements();
-        let mut bytes = Bytes::zeroed_recycled(n * core::mem::size_of::<E>());
+        check_elem_size::<E>(dtype);
+        let mut bytes = alloc(&shape, dtype, BufferInit::ZeroedRecycled);
         fill(bytes.as_mut_slice_of::<E>());
         Self::new(Arc::new(bytes), Layout::contiguous(shape), dtype)
     }
@@ -79,8 +113,8 @@ impl FlexTensor {
         dtype: DType,
         fill: impl FnOnce(&mut [E]),
     ) -> Self {
-        let n = shape.num_elements();
-        let mut bytes = Bytes::for_overwrite(n * core::mem::size_of::<E>());
+        check_elem_size::<E>(dtype);
+        let mut bytes = alloc(&shape, dtype, BufferInit::Overwrite);
         fill(bytes.as_mut_slice_of::<E>());
         Self::new(Arc::new(bytes), Layout::contiguous(shape), dtype)
     }
@@ -103,8 +137,10 @@ impl FlexTensor {
     /// uniquely owned and already laid out row-major from its start.
     pub fn into_data(self) -> TensorData {
         let shape = self.layout.shape().clone();
-        let n_bytes = shape.num_elements() * self.dtype.size();
         let dtype = self.dtype;
+        let n_bytes = shape
+            .try_num_bytes(dtype)
+            .unwrap_or_else(|err| size_panic(err));
         if let Some(range) = self.layout.contiguous_range() {
             // A contiguous view may start past the buffer's beginning (a
             // slice of leading rows) or be empty: copy just its bytes.
@@ -116,8 +152,8 @@ impl FlexTensor {
             };
             let bytes = match Arc::try_unwrap(self.buffer) {
                 Ok(bytes) if start == 0 && bytes.len() == n_bytes => bytes,
-                Ok(bytes) => Bytes::from_slice(&bytes[start..start + n_bytes]),
-                Err(buffer) => Bytes::from_slice(&buffer[start..start + n_bytes]),
+                Ok(bytes) => copy_for(&bytes[start..start + n_bytes], &shape, dtype),
+                Err(buffer) => copy_for(&buffer[start..start + n_bytes], &shape, dtype),
             };
             return TensorData {
                 bytes,
@@ -201,8 +237,21 @@ impl FlexTensor {
         if let Some(slice) = self.contiguous_slice::<E>() {
             return slice.to_vec();
         }
+        let mut out = Vec::new();
+        if out.try_reserve_exact(self.layout.num_elements()).is_err() {
+            size_panic(SizeError::Alloc {
+                bytes: self.layout.num_elements() * core::mem::size_of::<E>(),
+                shape: self.shape_ref().clone(),
+                dtype: self.dtype,
+            });
+        }
+        self.for_each_strided::<E>(|value| out.push(value));
+        out
+    }
+
+    /// Calls `f` on every element in logical order, walking the strides.
+    fn for_each_strided<E: Pod>(&self, mut f: impl FnMut(E)) {
         let storage = self.storage::<E>();
-        let mut out = Vec::with_capacity(self.layout.num_elements());
         let (dims, strides) = self.layout.simplified();
         let (n, s) = (*dims.last().unwrap(), *strides.last().unwrap());
         for_each_row(
@@ -211,11 +260,10 @@ impl FlexTensor {
             [self.layout.offset() as isize],
             |[start]| {
                 for i in 0..n as isize {
-                    out.push(storage[(start + i * s) as usize]);
+                    f(storage[(start + i * s) as usize]);
                 }
             },
         );
-        out
     }
 
     /// A row-major copy (or this tensor, if it already is row-major).
@@ -225,13 +273,26 @@ impl FlexTensor {
         }
         let size = self.dtype.size();
         match size {
-            1 => Self::from_vec(self.to_vec::<u8>(), self.shape_ref().clone(), self.dtype),
-            2 => Self::from_vec(self.to_vec::<u16>(), self.shape_ref().clone(), self.dtype),
-            4 => Self::from_vec(self.to_vec::<u32>(), self.shape_ref().clone(), self.dtype),
-            8 => Self::from_vec(self.to_vec::<u64>(), self.shape_ref().clone(), self.dtype),
+            1 => self.copied::<u8>(),
+            2 => self.copied::<u16>(),
+            4 => self.copied::<u32>(),
+            8 => self.copied::<u64>(),
             _ => unreachable!("flex: no dtype has {size}-byte elements"),
         }
     }
+
+    /// A row-major copy written straight into its new buffer.
+    fn copied<E: Pod>(&self) -> Self {
+        Self::build_overwrite::<E>(self.shape_ref().clone(), self.dtype, |out| {
+            let mut out = out.iter_mut();
+            self.for_each_strided::<E>(|value| *out.next().expect("one slot per element") = value);
+        })
+    }
+}
+
+/// A copy of a tensor's bytes into a buffer of its own.
+fn copy_for(bytes: &[u8], shape: &Shape, dtype: DType) -> Bytes {
+    Bytes::try_copy_for_shape(bytes, shape, dtype).unwrap_or_else(|err| size_panic(err))
 }
 
 impl TensorMetadata for FlexTensor {

@@ -166,7 +166,8 @@ pub enum Error {
         end: u64,
     },
 
-    /// The number of elements times the element size overflows 64 bits.
+    /// The shape's element or byte count exceeds `isize::MAX` (no buffer can
+    /// hold it), or a dim does not fit `usize`.
     #[error(
         "tensor `{name}` with shape {shape:?} and dtype {dtype} has a byte size that overflows"
     )]

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use burn_std::{DType, Scalar};
+use burn_std::{DType, Scalar, Shape};
 use serde::Serialize;
 
 use crate::Error;
@@ -122,15 +122,22 @@ pub(crate) struct DescriptorOut {
     pub param_id: Option<u64>,
 }
 
-/// `product(shape) * dtype.size()` with overflow reported as an error.
-pub(crate) fn expected_byte_len(name: &str, dtype: DType, shape: &[u64]) -> Result<u64, Error> {
-    shape
+/// The shape of a tensor entry and its byte count, sized by burn-std's
+/// checked [`Shape::try_num_bytes`] (the one place a shape becomes a size):
+/// a dim that does not fit `usize`, or an element or byte count past
+/// `isize::MAX` (more than any buffer can hold), is [`Error::SizeOverflow`].
+pub(crate) fn checked_shape(name: &str, dtype: DType, dims: &[u64]) -> Result<(Shape, u64), Error> {
+    let overflow = || Error::SizeOverflow {
+        name: name.to_owned(),
+        shape: dims.to_vec(),
+        dtype,
+    };
+    let usize_dims = dims
         .iter()
-        .try_fold(1u64, |acc, &dim| acc.checked_mul(dim))
-        .and_then(|elems| elems.checked_mul(dtype.size() as u64))
-        .ok_or_else(|| Error::SizeOverflow {
-            name: name.to_owned(),
-            shape: shape.to_vec(),
-            dtype,
-        })
+        .map(|&dim| usize::try_from(dim))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|_| overflow())?;
+    let shape = Shape::from(usize_dims);
+    let bytes = shape.try_num_bytes(dtype).map_err(|_| overflow())?;
+    Ok((shape, bytes as u64))
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use burn_std::{Bytes, Scalar, Shape};
 
-use crate::format::{Header, data_section_start, expected_byte_len};
+use crate::format::{Header, checked_shape, data_section_start};
 use crate::metadata::{self, RawDescriptor};
 use crate::{Error, HEADER_LEN, Tensor};
 
@@ -363,7 +363,7 @@ fn check_descriptor(
             limit: limits.max_tensor_bytes,
         });
     }
-    let expected = expected_byte_len(&name, dtype, &raw.shape)?;
+    let (shape, expected) = checked_shape(&name, dtype, &raw.shape)?;
     if expected != len {
         return Err(Error::LengthMismatch {
             name,
@@ -398,24 +398,10 @@ fn check_descriptor(
         });
     }
 
-    // Dimensions multiply to at most `len <= file_len` elements (or one is
-    // zero); a dimension that does not fit `usize` only exists alongside a
-    // zero, on a 32-bit target.
-    let dims = raw
-        .shape
-        .iter()
-        .map(|&dim| usize::try_from(dim))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|_| Error::SizeOverflow {
-            name: name.clone(),
-            shape: raw.shape.clone(),
-            dtype,
-        })?;
-
     Ok(Checked {
         name,
         dtype,
-        shape: Shape::from(dims),
+        shape,
         param_id: raw.param_id,
         start,
         end,

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use burn_std::{Bytes, Scalar};
 
 use crate::format::{
-    DescriptorOut, Header, MetadataOut, align_up, data_section_start, expected_byte_len,
+    DescriptorOut, Header, MetadataOut, align_up, checked_shape, data_section_start,
 };
 use crate::{Error, HEADER_LEN, Tensor};
 
@@ -165,7 +165,7 @@ impl Writer {
 
         for tensor in &self.tensors {
             let shape: Vec<u64> = tensor.shape.dims.iter().map(|&d| d as u64).collect();
-            let expected = expected_byte_len(&tensor.name, tensor.dtype, &shape)?;
+            let (_, expected) = checked_shape(&tensor.name, tensor.dtype, &shape)?;
             let len = tensor.byte_len() as u64;
             if len != expected {
                 return Err(Error::LengthMismatch {

@@ -84,6 +84,14 @@ fn offsets_must_be_ordered_and_match_the_shape() {
         &[(0, &[0; 8])],
     );
     assert!(matches!(read(file), Err(Error::SizeOverflow { .. })));
+
+    // 2^63 bytes fit 64 bits but no buffer (more than `isize::MAX`): the
+    // shape is refused as too large, not as a length that differs.
+    let file = one_tensor(descriptor(text("F32"), &[1 << 61], 0, 8), &[(0, &[0; 8])]);
+    assert!(matches!(
+        read(file),
+        Err(Error::SizeOverflow { ref shape, .. }) if *shape == [1 << 61]
+    ));
 }
 
 #[test]

@@ -24,9 +24,19 @@
 //! then clears it). Every other constructor allocates and frees exactly as
 //! before, so memory accounting of data that is not a kernel output is
 //! unchanged; [`Bytes::release_recycled`] empties the cache.
+//!
+//! ## When the allocator says no
+//!
+//! A buffer is sized from a shape a user chose, so a refused allocation is
+//! an input error, not a reason to abort the process (what `Vec` and
+//! `handle_alloc_error` do). [`Bytes::try_for_shape`] and
+//! [`Bytes::try_copy_for_shape`] compute the size with
+//! [`Shape::try_num_bytes`] and report either failure as a [`SizeError`]
+//! naming the shape and dtype; the constructors that take a bare length
+//! panic (catchably) instead of aborting.
 #![allow(unsafe_code)]
 
-use alloc::alloc::{Layout, alloc, alloc_zeroed, dealloc, handle_alloc_error};
+use alloc::alloc::{Layout, alloc, alloc_zeroed, dealloc};
 use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
@@ -37,6 +47,19 @@ use core::ptr::NonNull;
 use bytemuck::Pod;
 use serde::de::{SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::{DType, Shape, SizeError};
+
+/// How the bytes of a new buffer start out (see [`Bytes::try_for_shape`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BufferInit {
+    /// All zero, freshly allocated: [`Bytes::zeroed`].
+    Zeroed,
+    /// All zero, possibly a cleared recycled buffer: [`Bytes::zeroed_recycled`].
+    ZeroedRecycled,
+    /// Unspecified, for a caller that writes every byte: [`Bytes::for_overwrite`].
+    Overwrite,
+}
 
 /// Owned, 64-byte-aligned, heap-allocated bytes.
 ///
@@ -67,23 +90,37 @@ impl Bytes {
     pub const ALIGN: usize = 64;
 
     fn layout(len: usize) -> Layout {
-        Layout::from_size_align(len, Self::ALIGN).expect("buffer size overflows isize")
+        Self::try_layout(len).expect("buffer size overflows isize")
+    }
+
+    fn try_layout(len: usize) -> Option<Layout> {
+        Layout::from_size_align(len, Self::ALIGN).ok()
     }
 
     fn dangling() -> NonNull<u8> {
         NonNull::<AlignMarker>::dangling().cast()
     }
 
+    /// Panics (never aborts) when the allocator refuses: see the
+    /// [module docs](self).
+    #[track_caller]
     fn allocate(len: usize, zeroed: bool) -> Self {
+        Self::try_allocate(len, zeroed)
+            .unwrap_or_else(|| panic!("cannot allocate a buffer of {len} bytes"))
+    }
+
+    /// `None` when `len` exceeds what a layout can describe or the allocator
+    /// refuses.
+    fn try_allocate(len: usize, zeroed: bool) -> Option<Self> {
         if len == 0 {
-            return Self {
+            return Some(Self {
                 ptr: Self::dangling(),
                 len,
                 recycle: false,
                 _owns: PhantomData,
-            };
+            });
         }
-        let layout = Self::layout(len);
+        let layout = Self::try_layout(len)?;
         // SAFETY: `layout` has a non-zero size (checked above).
         let raw = unsafe {
             if zeroed {
@@ -92,13 +129,56 @@ impl Bytes {
                 alloc(layout)
             }
         };
-        let ptr = NonNull::new(raw).unwrap_or_else(|| handle_alloc_error(layout));
-        Self {
-            ptr,
+        Some(Self {
+            ptr: NonNull::new(raw)?,
             len,
             recycle: false,
             _owns: PhantomData,
-        }
+        })
+    }
+
+    /// A buffer for a dense tensor of `shape` and `dtype`, started as `init`
+    /// says, or a [`SizeError`] when the byte count overflows or the
+    /// allocator refuses. The one fallible path from a shape to memory.
+    ///
+    /// ```
+    /// use burn_std::{BufferInit, Bytes, DType, Shape, SizeError};
+    ///
+    /// let ok = Bytes::try_for_shape(&Shape::new([2, 3]), DType::F32, BufferInit::Zeroed).unwrap();
+    /// assert_eq!(ok.len(), 24);
+    /// // 2^44 bytes: more than this machine's memory, refused without aborting.
+    /// let err = Bytes::try_for_shape(&Shape::new([1 << 20, 1 << 22]), DType::F32, BufferInit::Zeroed);
+    /// assert!(matches!(err, Err(SizeError::Alloc { bytes, .. }) if bytes == 1 << 44));
+    /// ```
+    pub fn try_for_shape(shape: &Shape, dtype: DType, init: BufferInit) -> Result<Self, SizeError> {
+        let len = shape.try_num_bytes(dtype)?;
+        let bytes = match init {
+            BufferInit::Zeroed => Self::try_allocate(len, true),
+            BufferInit::ZeroedRecycled => Self::try_recycled(len, Some(0)),
+            BufferInit::Overwrite => {
+                Self::try_recycled(len, cfg!(debug_assertions).then_some(0xFF))
+            }
+        };
+        bytes.ok_or_else(|| SizeError::Alloc {
+            bytes: len,
+            shape: shape.clone(),
+            dtype,
+        })
+    }
+
+    /// A copy of `bytes`, the data of a tensor of `shape` and `dtype` (named
+    /// in the error when the allocator refuses).
+    pub fn try_copy_for_shape(
+        bytes: &[u8],
+        shape: &Shape,
+        dtype: DType,
+    ) -> Result<Self, SizeError> {
+        let out = Self::try_allocate(bytes.len(), false).ok_or_else(|| SizeError::Alloc {
+            bytes: bytes.len(),
+            shape: shape.clone(),
+            dtype,
+        })?;
+        Ok(out.filled_from(bytes))
     }
 
     /// A buffer of `len` zero bytes.
@@ -127,7 +207,13 @@ impl Bytes {
 
     /// A recycled buffer of `len` bytes filled with `refill` (else left as
     /// it was), or a fresh zeroed one; recycled when dropped.
+    #[track_caller]
     fn recycled(len: usize, refill: Option<u8>) -> Self {
+        Self::try_recycled(len, refill)
+            .unwrap_or_else(|| panic!("cannot allocate a buffer of {len} bytes"))
+    }
+
+    fn try_recycled(len: usize, refill: Option<u8>) -> Option<Self> {
         let mut out = match recycler::take(len) {
             Some(ptr) => {
                 let mut out = Self {
@@ -141,10 +227,10 @@ impl Bytes {
                 }
                 out
             }
-            None => Self::allocate(len, true),
+            None => Self::try_allocate(len, true)?,
         };
         out.recycle = len >= RECYCLE_MIN;
-        out
+        Some(out)
     }
 
     /// Frees every buffer the recycling cache holds (see the
@@ -155,7 +241,14 @@ impl Bytes {
 
     /// Copy a byte slice into a new aligned buffer.
     pub fn from_slice(bytes: &[u8]) -> Self {
-        let out = Self::allocate(bytes.len(), false);
+        Self::allocate(bytes.len(), false).filled_from(bytes)
+    }
+
+    /// `self`, freshly allocated with `bytes.len()` uninitialised bytes,
+    /// with `bytes` copied in.
+    fn filled_from(self, bytes: &[u8]) -> Self {
+        let out = self;
+        debug_assert_eq!(out.len, bytes.len());
         if !bytes.is_empty() {
             // SAFETY: `out` owns `bytes.len()` writable bytes that cannot
             // overlap the borrowed input; afterwards all are initialised.

@@ -62,7 +62,7 @@ impl TensorData {
         dtype: DType,
     ) -> Result<Self, DataError> {
         let shape = shape.into();
-        let expected_bytes = shape.num_elements() * dtype.size();
+        let expected_bytes = shape.try_num_bytes(dtype)?;
         if bytes.len() != expected_bytes {
             return Err(DataError::LengthMismatch {
                 shape,
@@ -79,14 +79,24 @@ impl TensorData {
 
     /// All zeros. Every supported element type encodes zero as zero bytes,
     /// so no per-element work is needed.
+    ///
+    /// # Panics
+    /// If the shape is too large to allocate (see [`TensorData::try_zeros`]).
+    #[track_caller]
     pub fn zeros<E: Element>(shape: impl Into<Shape>) -> Self {
-        let shape = shape.into();
-        let bytes = Bytes::zeroed(shape.num_elements() * E::DTYPE.size());
-        Self {
+        Self::try_zeros(shape.into(), E::DTYPE)
+            .unwrap_or_else(|err| panic!("TensorData::zeros: {err}"))
+    }
+
+    /// All zeros of `dtype`, or why the buffer cannot exist (element or
+    /// byte count overflow, allocation refused).
+    pub fn try_zeros(shape: Shape, dtype: DType) -> Result<Self, crate::SizeError> {
+        let bytes = Bytes::try_for_shape(&shape, dtype, crate::BufferInit::Zeroed)?;
+        Ok(Self {
             bytes,
             shape,
-            dtype: E::DTYPE,
-        }
+            dtype,
+        })
     }
 
     /// Every element set to `value`.

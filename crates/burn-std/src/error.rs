@@ -26,6 +26,52 @@ pub enum ShapeError {
         /// Size of the failing axis in `rhs`.
         rhs_dim: usize,
     },
+    /// The broadcast shape holds more elements than a tensor can address.
+    #[error("cannot broadcast shapes {lhs} and {rhs}: {source}")]
+    TooLarge {
+        /// Left operand.
+        lhs: Shape,
+        /// Right operand.
+        rhs: Shape,
+        /// The size the broadcast shape would need.
+        source: SizeError,
+    },
+}
+
+/// A shape is too large: its element or byte count does not fit the
+/// address space, or the allocator refused its buffer.
+///
+/// Every size computed from a shape goes through [`Shape::try_num_elements`]
+/// or [`Shape::try_num_bytes`], so an overflow is this error, never a
+/// wrapped count. The messages carry no operation name; the layer that
+/// knows the operation prefixes it (`"zeros: cannot allocate ..."`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SizeError {
+    /// The product of the dims exceeds `isize::MAX`, the most elements any
+    /// slice (and so any buffer or strided view) can address.
+    #[error("shape {shape} has more elements than fit in isize (max {max})", max = isize::MAX)]
+    ElementsOverflow {
+        /// The offending shape.
+        shape: Shape,
+    },
+    /// The element count fits but the byte count exceeds `isize::MAX`.
+    #[error("shape {shape} ({dtype}) needs more bytes than fit in isize (max {max})", max = isize::MAX)]
+    BytesOverflow {
+        /// The offending shape.
+        shape: Shape,
+        /// Its element type.
+        dtype: DType,
+    },
+    /// The allocator could not provide the buffer.
+    #[error("cannot allocate {bytes} bytes for shape {shape} ({dtype})")]
+    Alloc {
+        /// Bytes requested.
+        bytes: usize,
+        /// The shape the buffer was for.
+        shape: Shape,
+        /// Its element type.
+        dtype: DType,
+    },
 }
 
 /// Tensor data could not be built or read as requested.
@@ -49,6 +95,9 @@ pub enum DataError {
         /// Bytes actually provided.
         found_bytes: usize,
     },
+    /// The shape's byte count does not fit in memory.
+    #[error(transparent)]
+    Size(#[from] SizeError),
 }
 
 /// A [`Slice`] cannot be applied to a dimension.

@@ -43,7 +43,9 @@
 //! * [`distribution`]: [`Distribution`] and the reproducible [`Rng`].
 //! * [`slice`](mod@slice): [`Slice`], Python-style strided ranges.
 //! * [`obfuscate`](mod@obfuscate): the [`obfuscate!`] macro for inline type-erased storage.
-//! * [`error`]: [`ShapeError`], [`DataError`], [`SliceError`].
+//! * [`error`]: [`ShapeError`], [`DataError`], [`SliceError`], and
+//!   [`SizeError`], the one error every size computed from a shape reports
+//!   (element or byte count past `isize::MAX`, a refused allocation).
 //! * `config` (`std`): `BurnConfig`, the run-time configuration read
 //!   from `burn.toml` (parsed and handed out; nothing acts on it yet).
 //!
@@ -80,12 +82,12 @@ pub mod slice;
 pub mod tolerance;
 
 pub use bytemuck::Pod;
-pub use bytes::Bytes;
+pub use bytes::{BufferInit, Bytes};
 pub use data::TensorData;
 pub use distribution::{Distribution, Rng};
 pub use dtype::{BoolStore, DType};
 pub use element::{Element, ElementConversion};
-pub use error::{DataError, ShapeError, SliceError};
+pub use error::{DataError, ShapeError, SizeError, SliceError};
 pub use half::{bf16, f16};
 pub use relaxed::flex32;
 pub use scalar::Scalar;

@@ -6,7 +6,7 @@ use core::ops::{Index, IndexMut};
 
 use serde::{Deserialize, Serialize};
 
-use crate::ShapeError;
+use crate::{DType, ShapeError, SizeError};
 
 /// The size of every dimension of a tensor, outermost first.
 ///
@@ -26,8 +26,70 @@ impl Shape {
     }
 
     /// Total number of elements (1 for rank 0, 0 if any dimension is 0).
+    ///
+    /// # Panics
+    /// If the count exceeds `isize::MAX` (see [`Shape::try_num_elements`]);
+    /// a wrapped count would let a buffer too small for the shape pass
+    /// every later check.
+    #[track_caller]
     pub fn num_elements(&self) -> usize {
-        self.dims.iter().product()
+        self.try_num_elements()
+            .unwrap_or_else(|err| panic!("{err}"))
+    }
+
+    /// Total number of elements, or [`SizeError::ElementsOverflow`] when it
+    /// exceeds `isize::MAX`.
+    ///
+    /// The bound is `isize::MAX`, not `usize::MAX`: no slice can hold more
+    /// elements, and strided kernels compute signed offsets, so a shape
+    /// within it can be indexed without overflow. A zero dim makes the count
+    /// 0 whatever the other dims are.
+    ///
+    /// ```
+    /// use burn_std::{Shape, SizeError};
+    ///
+    /// assert_eq!(Shape::new([2, 0, 1 << 62]).try_num_elements(), Ok(0));
+    /// assert!(matches!(
+    ///     Shape::new([1 << 31, 1 << 33]).try_num_elements(),
+    ///     Err(SizeError::ElementsOverflow { .. })
+    /// ));
+    /// ```
+    pub fn try_num_elements(&self) -> Result<usize, SizeError> {
+        if self.dims.contains(&0) {
+            return Ok(0);
+        }
+        self.dims
+            .iter()
+            .try_fold(1usize, |acc, &dim| acc.checked_mul(dim))
+            .filter(|&n| n <= isize::MAX as usize)
+            .ok_or_else(|| SizeError::ElementsOverflow {
+                shape: self.clone(),
+            })
+    }
+
+    /// Bytes of a dense buffer of this shape holding `dtype` elements, or why
+    /// no such buffer can exist (see [`Shape::try_num_elements`]; the byte
+    /// count is bounded by `isize::MAX` as well, the most any allocation
+    /// may hold).
+    ///
+    /// ```
+    /// use burn_std::{DType, Shape, SizeError};
+    ///
+    /// assert_eq!(Shape::new([2, 3]).try_num_bytes(DType::F32), Ok(24));
+    /// // 2^62 elements fit, 2^64 bytes do not.
+    /// assert!(matches!(
+    ///     Shape::new([1 << 31, 1 << 31]).try_num_bytes(DType::F32),
+    ///     Err(SizeError::BytesOverflow { dtype: DType::F32, .. })
+    /// ));
+    /// ```
+    pub fn try_num_bytes(&self, dtype: DType) -> Result<usize, SizeError> {
+        self.try_num_elements()?
+            .checked_mul(dtype.size())
+            .filter(|&n| n <= isize::MAX as usize)
+            .ok_or_else(|| SizeError::BytesOverflow {
+                shape: self.clone(),
+                dtype,
+            })
     }
 
     /// Number of dimensions.
@@ -41,12 +103,18 @@ impl Shape {
     }
 
     /// Element strides of a dense row-major layout of this shape.
+    ///
+    /// The products saturate instead of overflowing. That changes no stride
+    /// a kernel can use: when the element count fits
+    /// ([`Shape::try_num_elements`]) every partial product fits too, and when
+    /// a dim is 0 no element is ever addressed (`[0, 2^40, 2^40]` has a
+    /// leading stride of 2^80, which no index reaches).
     pub fn contiguous_strides(&self) -> Vec<usize> {
         let mut strides = alloc::vec![0; self.dims.len()];
-        let mut acc = 1;
+        let mut acc = 1usize;
         for (stride, &dim) in strides.iter_mut().zip(&self.dims).rev() {
             *stride = acc;
-            acc *= dim;
+            acc = acc.saturating_mul(dim);
         }
         strides
     }
@@ -76,7 +144,16 @@ impl Shape {
             };
             dims[rank - 1 - axis] = out;
         }
-        Ok(Shape { dims })
+        // Both operands may be views (expanded) whose dims multiply out past
+        // what the result can address: [2^40, 1] with [1, 2^40].
+        let out = Shape { dims };
+        out.try_num_elements()
+            .map_err(|source| ShapeError::TooLarge {
+                lhs: self.clone(),
+                rhs: other.clone(),
+                source,
+            })?;
+        Ok(out)
     }
 }
 

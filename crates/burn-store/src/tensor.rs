@@ -20,7 +20,7 @@ use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 
-use burn_std::{BoolStore, Bytes, DType};
+use burn_std::{BoolStore, Bytes, DType, Shape};
 use burn_tensor::TensorData;
 
 use crate::{StoreError, copy};
@@ -289,14 +289,29 @@ impl StoreTensor {
         self
     }
 
-    /// The number of elements.
+    /// The number of elements, sized by burn-std's checked
+    /// [`Shape::try_num_elements`] (the one place a shape becomes a size).
+    ///
+    /// # Panics
+    /// If the count exceeds `isize::MAX`, naming the tensor: no buffer can
+    /// hold such a tensor, and a wrapped count would pass every later
+    /// length check.
+    #[track_caller]
     pub fn num_elements(&self) -> usize {
-        self.shape.iter().product()
+        Shape::from(self.shape.as_slice())
+            .try_num_elements()
+            .unwrap_or_else(|err| panic!("tensor `{}`: {err}", self.name))
     }
 
-    /// The length of the data in bytes.
+    /// The length of the data in bytes ([`Shape::try_num_bytes`]).
+    ///
+    /// # Panics
+    /// If the element or byte count exceeds `isize::MAX`, naming the tensor.
+    #[track_caller]
     pub fn byte_len(&self) -> usize {
-        self.num_elements() * self.dtype.size()
+        Shape::from(self.shape.as_slice())
+            .try_num_bytes(self.dtype)
+            .unwrap_or_else(|err| panic!("tensor `{}`: {err}", self.name))
     }
 
     /// Reads the data: one copy out of the buffer for a view (transposes and
@@ -581,6 +596,32 @@ mod tests {
             .flat_map(|c| (3..5).map(move |r| (r * 45 + c) as f32))
             .collect();
         assert_eq!(data, expected);
+    }
+
+    #[test]
+    fn sizes_are_checked_not_wrapped() {
+        let lazy = |shape: Vec<usize>| {
+            StoreTensor::lazy("w", DType::F32, shape, || {
+                unreachable!("sizes read no data")
+            })
+        };
+        let t = lazy(vec![3, 0, 1 << 62]);
+        assert_eq!((t.num_elements(), t.byte_len()), (0, 0));
+        assert_eq!(lazy(vec![2, 3]).byte_len(), 24);
+        // 2^62 elements fit; their 2^64 bytes wrapped to 0 before.
+        let msg = std::panic::catch_unwind(|| lazy(vec![1 << 31, 1 << 31]).byte_len())
+            .unwrap_err()
+            .downcast::<String>()
+            .unwrap();
+        assert!(
+            msg.starts_with("tensor `w`: shape [2147483648, 2147483648] (f32) needs more bytes"),
+            "{msg}"
+        );
+        let msg = std::panic::catch_unwind(|| lazy(vec![1 << 40, 1 << 40]).num_elements())
+            .unwrap_err()
+            .downcast::<String>()
+            .unwrap();
+        assert!(msg.contains("has more elements than fit in isize"), "{msg}");
     }
 
     #[test]

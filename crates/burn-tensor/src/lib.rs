@@ -31,8 +31,49 @@
 //! # }
 //! ```
 //!
+//! ## Errors: panic or `Result`
+//!
+//! A shape, dim, dtype or index error in a tensor op is a bug in the
+//! calling code: the op panics with a message naming the op and the
+//! offending values (`#[track_caller]` points the panic at your line).
+//! Where a caller can sensibly recover (a size chosen at run time, a
+//! backend that runs out of memory) the op has a `try_*` form returning
+//! [`TensorError`]: [`Tensor::try_zeros`], [`try_ones`](Tensor::try_ones),
+//! [`try_full`](Tensor::try_full), [`try_from_data`](Tensor::try_from_data),
+//! [`try_reshape`](Tensor::try_reshape), [`try_matmul`](Tensor::try_matmul),
+//! [`try_cat`](Tensor::try_cat), [`try_to_device`](Tensor::try_to_device),
+//! [`try_into_data`](Tensor::try_into_data). The panicking form is its `try_*`
+//! form plus a panic with the same message. Sizes are always checked: a
+//! shape whose element or byte count overflows, or whose buffer cannot be
+//! allocated, is an error naming the op and the shape, never a wrapped count
+//! or a process abort.
+//!
+//! When each is reported: a count that overflows needs no device, so the
+//! op itself fails on every backend. An allocation is the backend's: eager
+//! Flex makes it in the op, while Fusion queues the op and allocates when
+//! the queue runs, so there the refusal is the `Err` of the first read of
+//! the result ([`try_into_data`](Tensor::try_into_data), naming the read
+//! and the tensor's shape).
+//!
+//! ```
+//! # #[cfg(feature = "flex")] {
+//! use burn_tensor::{Device, Tensor};
+//!
+//! // 4 TiB of f32: refused by the op, or by the read under Fusion.
+//! let err = Tensor::<2>::try_zeros([1 << 20, 1 << 20], &Device::flex())
+//!     .and_then(Tensor::try_into_data)
+//!     .unwrap_err();
+//! assert!(err.to_string().ends_with(
+//!     "cannot allocate 4398046511104 bytes for shape [1048576, 1048576] (f32)"
+//! ));
+//! // An overflowing byte count fails at the op on every backend.
+//! let err = Tensor::<2>::try_zeros([1 << 31, 1 << 31], &Device::flex()).unwrap_err();
+//! assert_eq!(err.op, "zeros");
+//! # }
+//! ```
+//!
 //! ## Modules
-//! - [`tensor`]: [`Tensor`], kinds, the API files, [`activation`](tensor::activation),
+//! - [`tensor`]: [`Tensor`], kinds, [`TensorError`], the API files, [`activation`](tensor::activation),
 //!   [`module`](tensor::module) (pooling, interpolation, attention).
 //! - [`device`]: [`Device`], [`DeviceConfig`], [`DeviceSettings`].
 //! - `bridge`: the opaque [`BridgeTensor`] and its forwarding functions.
@@ -63,13 +104,13 @@ pub use device::{
 };
 pub use tensor::slice::{AsIndex, BroadcastArgs, IntoSlice, ReshapeArgs, SliceArg};
 pub use tensor::{
-    Bool, Float, Int, Numeric, Tensor, TensorCreationOptions, TensorKind, TensorReadError,
-    activation, module,
+    Bool, Float, Int, Numeric, Tensor, TensorCreationOptions, TensorError, TensorErrorCause,
+    TensorKind, TensorReadError, activation, module,
 };
 #[cfg(feature = "autodiff")]
 pub use tensor::{Checkpointing, Gradients};
 
 pub use burn_std::{
-    BoolStore, Bytes, DType, Distribution, Element, ElementConversion, Scalar, Shape, Slice,
-    TensorData, Tolerance, bf16, f16, flex32,
+    BoolStore, Bytes, DType, Distribution, Element, ElementConversion, Scalar, Shape, SizeError,
+    Slice, TensorData, Tolerance, bf16, f16, flex32,
 };

@@ -4,6 +4,11 @@
 
 use burn_tensor::{Bool, DType, Device, Int, Shape, Slice, Tensor, TensorData, s};
 
+#[path = "api_base/properties.rs"]
+mod properties;
+#[path = "api_base/sizes.rs"]
+mod sizes;
+
 fn dev() -> Device {
     Device::flex()
 }
@@ -630,10 +635,18 @@ fn display_small_float_tensor() {
  [3.0, 4.0]],
   shape:  [2, 2],
   device:  Flex(FlexDevice),
-  backend:  \"flex\",
+  backend:  \"{BACKEND}\",
   kind:  \"Float\",
   dtype:  \"f32\",
 }";
+    // The backend line names the backend the device runs: Flex, or Flex
+    // behind the fusion client when the `fusion` feature is on.
+    const BACKEND: &str = if cfg!(feature = "fusion") {
+        "fusion<flex>"
+    } else {
+        "flex"
+    };
+    let expected = expected.replace("{BACKEND}", BACKEND);
     assert_eq!(format!("{x}"), expected);
     assert_eq!(format!("{x:?}"), expected);
 }

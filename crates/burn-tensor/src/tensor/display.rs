@@ -19,6 +19,15 @@
 //! Tensors of more than [`THRESHOLD`] elements are summarized like PyTorch
 //! does: along each dim longer than `2 * EDGE_ITEMS`, only the first and
 //! last [`EDGE_ITEMS`] entries are printed, with `...` between them.
+//!
+//! Formatting reads the tensor, and a read runs the backend (under Fusion,
+//! every queued op the tensor depends on). Two traps follow. A read that
+//! fails is printed as `<error>` in place of the data, so formatting never
+//! panics. And while the thread is panicking nothing is read at all: a
+//! panic message is formatted inside the panic hook (`unwrap_err` on an
+//! `Ok(tensor)` formats the tensor there), and any panic raised in the hook
+//! aborts the process, even one the backend would catch itself (a refused
+//! allocation). The shape, device and dtype are printed either way.
 
 use core::fmt;
 use std::boxed::Box;
@@ -28,6 +37,7 @@ use burn_std::{BoolStore, DType, TensorData, bf16, f16};
 
 use crate::bridge::BridgeTensor;
 use crate::bridge::ops;
+use crate::tensor::error::guard;
 use crate::tensor::{Tensor, TensorKind};
 
 /// Above this many elements the data is summarized.
@@ -52,9 +62,14 @@ fn display_impl(t: &BridgeTensor, kind: &str, f: &mut fmt::Formatter<'_>) -> fmt
     let device = t.device();
     writeln!(f, "Tensor {{")?;
     writeln!(f, "  data:")?;
-    match ops::into_data(t.clone()) {
-        Ok(data) => f.write_str(&format_data(&data, f.precision()))?,
-        Err(err) => write!(f, "<{err}>")?,
+    if std::thread::panicking() {
+        f.write_str("<not read while the thread is panicking>")?;
+    } else {
+        match guard(|| ops::into_data(t.clone())) {
+            Ok(Ok(data)) => f.write_str(&format_data(&data, f.precision()))?,
+            Ok(Err(err)) => write!(f, "<{err}>")?,
+            Err(cause) => write!(f, "<{cause}>")?,
+        }
     }
     writeln!(f, ",")?;
     writeln!(f, "  shape:  {:?},", shape.dims)?;

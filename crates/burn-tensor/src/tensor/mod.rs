@@ -3,6 +3,7 @@
 pub mod activation;
 pub(crate) mod api;
 mod display;
+pub(crate) mod error;
 mod kind;
 pub mod module;
 mod overload;
@@ -12,5 +13,6 @@ pub mod slice;
 #[cfg(feature = "autodiff")]
 pub use api::{Checkpointing, Gradients};
 pub use api::{Tensor, TensorCreationOptions};
+pub use error::{TensorError, TensorErrorCause};
 pub use kind::{Bool, Float, Int, KindTag, Numeric, TensorKind};
 pub use read_error::TensorReadError;

@@ -3,6 +3,8 @@
 use burn_backend::ExecutionError;
 use burn_std::DataError;
 
+use crate::TensorError;
+
 /// Why a read of a tensor into host values ([`Tensor::try_into_scalar`],
 /// a metric's update) failed.
 ///
@@ -13,6 +15,11 @@ pub enum TensorReadError {
     Execution(ExecutionError),
     /// The data came back but cannot be read as asked (dtype, length).
     Data(DataError),
+    /// The read failed in the tensor API ([`Tensor::try_into_data`]): a
+    /// device failure or a host copy that could not be allocated.
+    ///
+    /// [`Tensor::try_into_data`]: crate::Tensor::try_into_data
+    Tensor(TensorError),
     /// The read needs a different number of elements than the tensor has.
     InvalidShape {
         /// The elements the read needs.
@@ -27,6 +34,7 @@ impl core::fmt::Display for TensorReadError {
         match self {
             Self::Execution(err) => write!(f, "{err}"),
             Self::Data(err) => write!(f, "{err}"),
+            Self::Tensor(err) => write!(f, "{err}"),
             Self::InvalidShape { expected, actual } => write!(
                 f,
                 "expected {expected} tensor element(s), but the tensor has {actual}"
@@ -40,6 +48,7 @@ impl core::error::Error for TensorReadError {
         match self {
             Self::Execution(err) => Some(err),
             Self::Data(err) => Some(err),
+            Self::Tensor(err) => Some(err),
             Self::InvalidShape { .. } => None,
         }
     }
@@ -54,5 +63,11 @@ impl From<ExecutionError> for TensorReadError {
 impl From<DataError> for TensorReadError {
     fn from(err: DataError) -> Self {
         Self::Data(err)
+    }
+}
+
+impl From<TensorError> for TensorReadError {
+    fn from(err: TensorError) -> Self {
+        Self::Tensor(err)
     }
 }

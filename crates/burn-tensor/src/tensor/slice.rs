@@ -245,39 +245,48 @@ impl<const D2: usize> ReshapeArgs<D2> for [i64; D2] {
     }
 }
 
-/// Resolves a reshape target against the input shape, or panics naming `op`.
-#[track_caller]
-pub(crate) fn resolve_reshape(op: &str, from: &Shape, spec: ReshapeSpec) -> Shape {
+/// Resolves a reshape target against the input shape (the error message
+/// names no op: the caller adds it).
+pub(crate) fn try_resolve_reshape(from: &Shape, spec: ReshapeSpec) -> Result<Shape, String> {
     let dims = match spec {
-        ReshapeSpec::Exact(shape) => return shape,
+        ReshapeSpec::Exact(shape) => return Ok(shape),
         ReshapeSpec::Signed(dims) => dims,
     };
     let mut inferred = None;
     let mut out = Vec::with_capacity(dims.len());
     for (i, &d) in dims.iter().enumerate() {
         match d {
-            -1 if inferred.is_some() => panic!("{op}: only one dim can be -1, got {dims:?}"),
+            -1 if inferred.is_some() => {
+                return Err(format!("only one dim can be -1, got {dims:?}"));
+            }
             -1 => {
                 inferred = Some(i);
                 out.push(1);
             }
             0 => match from.dims.get(i) {
                 Some(&n) => out.push(n),
-                None => panic!("{op}: dim {i} is 0 (keep) but the input {from} has no dim {i}"),
+                None => {
+                    return Err(format!(
+                        "dim {i} is 0 (keep) but the input {from} has no dim {i}"
+                    ));
+                }
             },
-            d if d < 0 => panic!("{op}: invalid size {d} in {dims:?}"),
+            d if d < 0 => return Err(format!("invalid size {d} in {dims:?}")),
             d => out.push(d as usize),
         }
     }
     if let Some(i) = inferred {
-        let known: usize = out.iter().product();
-        let total = from.num_elements();
+        // An overflowing product of the known dims cannot divide anything.
+        let known = Shape::from(out.clone()).try_num_elements().unwrap_or(0);
+        let total = from.try_num_elements().map_err(|err| err.to_string())?;
         if known == 0 || !total.is_multiple_of(known) {
-            panic!("{op}: cannot infer the -1 dim of {dims:?} for a tensor of shape {from}");
+            return Err(format!(
+                "cannot infer the -1 dim of {dims:?} for a tensor of shape {from}"
+            ));
         }
         out[i] = total / known;
     }
-    Shape::from(out)
+    Ok(Shape::from(out))
 }
 
 /// An expand target of rank `D2` for a rank-`D1` tensor: a [`Shape`],

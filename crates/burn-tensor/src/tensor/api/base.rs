@@ -9,6 +9,7 @@ use burn_std::{DType, Element, Scalar, Shape, Slice, TensorData};
 use crate::Device;
 use crate::bridge::BridgeTensor;
 use crate::bridge::ops::{self, Kind};
+use crate::tensor::error::{TensorError, TensorErrorCause, guard};
 use crate::tensor::slice::{self as args, AsIndex, BroadcastArgs, ReshapeArgs, SliceArg};
 use crate::tensor::{Bool, Float, Int, KindTag, TensorKind};
 
@@ -76,38 +77,50 @@ impl<const D: usize, K: TensorKind> Tensor<D, K> {
     /// device's default for this kind).
     ///
     /// # Panics
-    /// If the data's rank is not `D`, or the dtype asked for is not of this kind.
+    /// If the data's rank is not `D`, the dtype asked for is not of this
+    /// kind, or the data's bytes do not match its shape and dtype (see
+    /// [`try_from_data`](Self::try_from_data)).
+    #[track_caller]
     pub fn from_data(
         data: impl Into<TensorData>,
         options: impl Into<TensorCreationOptions>,
     ) -> Self {
-        Self::from_bridge(from_data_impl(
-            data.into(),
-            D,
-            kind_of::<K>(),
-            options.into(),
-        ))
+        Self::try_from_data(data, options).unwrap_or_else(|err| err.raise())
+    }
+
+    /// [`from_data`](Self::from_data), with every failure an `Err` (see
+    /// [`TensorError`](crate::TensorError)).
+    pub fn try_from_data(
+        data: impl Into<TensorData>,
+        options: impl Into<TensorCreationOptions>,
+    ) -> Result<Self, TensorError> {
+        from_data_impl(data.into(), D, kind_of::<K>(), options.into()).map(Self::from_bridge)
     }
 
     /// A tensor of `shape` whose contents are unspecified.
     ///
     /// # Panics
     /// If `shape` does not have rank `D`, or the dtype asked for is not of this kind.
+    #[track_caller]
     pub fn empty(shape: impl Into<Shape>, options: impl Into<TensorCreationOptions>) -> Self {
-        Self::from_bridge(create_impl(
+        let fill = Fill::Empty;
+        create_impl(
             "empty",
-            Fill::Empty,
+            fill,
             shape.into(),
             D,
             kind_of::<K>(),
             options.into(),
-        ))
+        )
+        .map(Self::from_bridge)
+        .unwrap_or_else(|err| err.raise())
     }
 
     /// A tensor of `shape` filled with zeros (`false` for bool tensors).
     ///
     /// # Panics
-    /// If `shape` does not have rank `D`, or the dtype asked for is not of this kind.
+    /// If `shape` does not have rank `D`, the dtype asked for is not of this
+    /// kind, or the tensor is too large (see [`try_zeros`](Self::try_zeros)).
     ///
     /// ```
     /// # #[cfg(feature = "flex")] {
@@ -120,37 +133,72 @@ impl<const D: usize, K: TensorKind> Tensor<D, K> {
     /// assert_eq!(y.dtype(), DType::I32);
     /// # }
     /// ```
+    #[track_caller]
     pub fn zeros(shape: impl Into<Shape>, options: impl Into<TensorCreationOptions>) -> Self {
-        Self::from_bridge(create_impl(
+        Self::try_zeros(shape, options).unwrap_or_else(|err| err.raise())
+    }
+
+    /// [`zeros`](Self::zeros), with every failure an `Err`: a wrong rank or
+    /// dtype kind, an element or byte count that overflows, an allocation
+    /// the backend cannot make (reported by the first read instead on a lazy
+    /// backend such as Fusion: see the crate docs).
+    ///
+    /// ```
+    /// # #[cfg(feature = "flex")] {
+    /// use burn_tensor::{Device, Tensor};
+    ///
+    /// // 4 TiB: refused, not a process abort.
+    /// let err = Tensor::<2>::try_zeros([1 << 20, 1 << 20], &Device::flex())
+    ///     .and_then(Tensor::try_into_data)
+    ///     .unwrap_err();
+    /// assert!(err.to_string().contains("cannot allocate 4398046511104 bytes"));
+    /// # }
+    /// ```
+    pub fn try_zeros(
+        shape: impl Into<Shape>,
+        options: impl Into<TensorCreationOptions>,
+    ) -> Result<Self, TensorError> {
+        create_impl(
             "zeros",
             Fill::Zeros,
             shape.into(),
             D,
             kind_of::<K>(),
             options.into(),
-        ))
+        )
+        .map(Self::from_bridge)
     }
 
     /// A tensor of `shape` filled with ones (`true` for bool tensors).
     ///
     /// # Panics
-    /// If `shape` does not have rank `D`, or the dtype asked for is not of this kind.
+    /// As [`zeros`](Self::zeros); see [`try_ones`](Self::try_ones).
+    #[track_caller]
     pub fn ones(shape: impl Into<Shape>, options: impl Into<TensorCreationOptions>) -> Self {
-        Self::from_bridge(create_impl(
+        Self::try_ones(shape, options).unwrap_or_else(|err| err.raise())
+    }
+
+    /// [`ones`](Self::ones), with every failure an `Err` (as [`try_zeros`](Self::try_zeros)).
+    pub fn try_ones(
+        shape: impl Into<Shape>,
+        options: impl Into<TensorCreationOptions>,
+    ) -> Result<Self, TensorError> {
+        create_impl(
             "ones",
             Fill::Ones,
             shape.into(),
             D,
             kind_of::<K>(),
             options.into(),
-        ))
+        )
+        .map(Self::from_bridge)
     }
 
     /// A tensor of `shape` filled with `value`, converted to the tensor's dtype
     /// (for bool tensors, any non-zero value is `true`).
     ///
     /// # Panics
-    /// If `shape` does not have rank `D`, or the dtype asked for is not of this kind.
+    /// As [`zeros`](Self::zeros); see [`try_full`](Self::try_full).
     ///
     /// ```
     /// # #[cfg(feature = "flex")] {
@@ -163,20 +211,31 @@ impl<const D: usize, K: TensorKind> Tensor<D, K> {
     /// assert_eq!(m.into_data().to_vec::<bool>().unwrap(), vec![true; 3]);
     /// # }
     /// ```
+    #[track_caller]
     pub fn full<E: Element>(
         shape: impl Into<Shape>,
         value: E,
         options: impl Into<TensorCreationOptions>,
     ) -> Self {
+        Self::try_full(shape, value, options).unwrap_or_else(|err| err.raise())
+    }
+
+    /// [`full`](Self::full), with every failure an `Err` (as [`try_zeros`](Self::try_zeros)).
+    pub fn try_full<E: Element>(
+        shape: impl Into<Shape>,
+        value: E,
+        options: impl Into<TensorCreationOptions>,
+    ) -> Result<Self, TensorError> {
         let fill = Fill::Value(Scalar::from_elem(value));
-        Self::from_bridge(create_impl(
+        create_impl(
             "full",
             fill,
             shape.into(),
             D,
             kind_of::<K>(),
             options.into(),
-        ))
+        )
+        .map(Self::from_bridge)
     }
 
     /// Zeros with the shape, dtype and device of `self`.
@@ -200,14 +259,16 @@ impl<const D: usize, K: TensorKind> Tensor<D, K> {
     ///
     /// # Panics
     /// If the backend fails to read (see [`try_into_data`](Self::try_into_data)).
+    #[track_caller]
     pub fn into_data(self) -> TensorData {
-        self.try_into_data()
-            .unwrap_or_else(|err| panic!("into_data: {err}"))
+        self.try_into_data().unwrap_or_else(|err| err.raise())
     }
 
-    /// Reads the tensor back, reporting a backend failure as an error.
-    pub fn try_into_data(self) -> Result<TensorData, burn_backend::ExecutionError> {
-        ops::into_data(self.primitive)
+    /// Reads the tensor back, reporting a failure as an error: the device
+    /// failed ([`TensorErrorCause::Execution`](crate::TensorErrorCause::Execution)),
+    /// or the host copy could not be allocated.
+    pub fn try_into_data(self) -> Result<TensorData, TensorError> {
+        into_data_impl(self.primitive)
     }
 
     /// Reads a copy of the tensor back.
@@ -216,7 +277,7 @@ impl<const D: usize, K: TensorKind> Tensor<D, K> {
     }
 
     /// Reads a copy of the tensor back, reporting a backend failure as an error.
-    pub fn try_to_data(&self) -> Result<TensorData, burn_backend::ExecutionError> {
+    pub fn try_to_data(&self) -> Result<TensorData, TensorError> {
         self.clone().try_into_data()
     }
 
@@ -231,7 +292,7 @@ impl<const D: usize, K: TensorKind> Tensor<D, K> {
     /// assert_eq!(x.try_into_vec_as::<f64>().unwrap(), vec![1.0, 2.5]);
     /// # }
     /// ```
-    pub fn try_into_vec_as<E: Element>(self) -> Result<Vec<E>, burn_backend::ExecutionError> {
+    pub fn try_into_vec_as<E: Element>(self) -> Result<Vec<E>, TensorError> {
         self.try_into_data().map(|data| data.iter::<E>().collect())
     }
 
@@ -317,8 +378,18 @@ impl<const D: usize, K: TensorKind> Tensor<D, K> {
     }
 
     /// Moves the tensor to `device` (a no-op if it is already there).
+    ///
+    /// # Panics
+    /// If the copy cannot be made (see [`try_to_device`](Self::try_to_device)).
+    #[track_caller]
     pub fn to_device(self, device: &Device) -> Self {
-        Self::from_bridge(ops::to_device(self.primitive, device))
+        self.try_to_device(device).unwrap_or_else(|err| err.raise())
+    }
+
+    /// [`to_device`](Self::to_device), with a failure of either device (a
+    /// refused allocation, a failed read) an `Err`.
+    pub fn try_to_device(self, device: &Device) -> Result<Self, TensorError> {
+        to_device_impl(self.primitive, device).map(Self::from_bridge)
     }
 
     /// Reads the tensor back from a future, for async code (a browser's
@@ -361,8 +432,30 @@ impl<const D: usize, K: TensorKind> Tensor<D, K> {
     /// assert_eq!(z.dims(), [3, 2, 2]);
     /// # }
     /// ```
+    #[track_caller]
     pub fn reshape<const D2: usize, S: ReshapeArgs<D2>>(self, shape: S) -> Tensor<D2, K> {
-        Tensor::from_bridge(reshape_impl(self.primitive, shape.into_reshape_spec(), D2))
+        self.try_reshape(shape).unwrap_or_else(|err| err.raise())
+    }
+
+    /// [`reshape`](Self::reshape), with every failure an `Err`: a bad target
+    /// (element counts differ, overflow, several `-1`), or a copy the
+    /// backend cannot allocate (a strided input is copied first).
+    ///
+    /// ```
+    /// # #[cfg(feature = "flex")] {
+    /// use burn_tensor::{Device, Tensor};
+    ///
+    /// let x = Tensor::<1>::zeros([4], &Device::flex());
+    /// let err = x.try_reshape([1usize << 40, 1 << 40]).unwrap_err();
+    /// assert_eq!(err.op, "reshape");
+    /// assert!(err.to_string().contains("[1099511627776, 1099511627776]"));
+    /// # }
+    /// ```
+    pub fn try_reshape<const D2: usize, S: ReshapeArgs<D2>>(
+        self,
+        shape: S,
+    ) -> Result<Tensor<D2, K>, TensorError> {
+        reshape_impl(self.primitive, shape.into_reshape_spec(), D2).map(Tensor::from_bridge)
     }
 
     /// Reorders the dims: output dim `i` is input dim `axes[i]` (negative
@@ -607,11 +700,17 @@ impl<const D: usize, K: TensorKind> Tensor<D, K> {
     /// assert_eq!(Tensor::cat(vec![a, b], 0).dims(), [3, 2]);
     /// # }
     /// ```
+    #[track_caller]
     pub fn cat(tensors: Vec<Self>, dim: usize) -> Self {
-        Self::from_bridge(cat_impl(
-            tensors.into_iter().map(|t| t.primitive).collect(),
-            dim,
-        ))
+        Self::try_cat(tensors, dim).unwrap_or_else(|err| err.raise())
+    }
+
+    /// [`cat`](Self::cat), with every failure an `Err`: no tensors, shapes
+    /// that differ outside `dim`, a `dim` out of range, a result too large
+    /// to address or allocate.
+    pub fn try_cat(tensors: Vec<Self>, dim: usize) -> Result<Self, TensorError> {
+        let primitives = tensors.into_iter().map(|t| t.primitive).collect();
+        cat_impl(primitives, dim).map(Self::from_bridge)
     }
 
     /// Stacks tensors of one shape along a new dim `dim` (`0..=D`); `D2`
@@ -744,9 +843,15 @@ pub(crate) fn check_rank<const D: usize>(op: &str, shape: &Shape) {
 /// Panics unless `shape` has rank `rank`.
 #[track_caller]
 pub(crate) fn check_rank_impl(op: &str, rank: usize, shape: &Shape) {
+    try_check_rank(rank, shape).unwrap_or_else(|msg| panic!("{op}: {msg}"))
+}
+
+/// [`check_rank_impl`] as a `Result` (the message without the op name).
+fn try_check_rank(rank: usize, shape: &Shape) -> Result<(), String> {
     if shape.num_dims() != rank {
-        panic!("{op}: expected a shape of rank {rank}, got {shape}");
+        return Err(format!("expected a shape of rank {rank}, got {shape}"));
     }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------
@@ -760,18 +865,18 @@ enum Fill {
     Value(Scalar),
 }
 
-/// Panics unless an explicitly asked dtype belongs to `kind`.
-#[track_caller]
-fn check_creation_dtype(op: &str, kind: Kind, dtype: Option<DType>) {
-    let Some(dtype) = dtype else { return };
+/// An error unless an explicitly asked dtype belongs to `kind`.
+fn check_creation_dtype(kind: Kind, dtype: Option<DType>) -> Result<(), String> {
+    let Some(dtype) = dtype else { return Ok(()) };
     let ok = match kind {
         Kind::Float => dtype.is_float(),
         Kind::Int => dtype.is_int(),
         Kind::Bool => dtype.is_bool(),
     };
     if !ok {
-        panic!("{op}: dtype {dtype} is not a {} dtype", kind_label(kind));
+        return Err(format!("dtype {dtype} is not a {} dtype", kind_label(kind)));
     }
+    Ok(())
 }
 
 fn kind_label(kind: Kind) -> &'static str {
@@ -782,36 +887,106 @@ fn kind_label(kind: Kind) -> &'static str {
     }
 }
 
-#[track_caller]
 fn from_data_impl(
     data: TensorData,
     rank: usize,
     kind: Kind,
     options: TensorCreationOptions,
-) -> BridgeTensor {
-    check_rank_impl("from_data", rank, &data.shape);
-    check_creation_dtype("from_data", kind, options.dtype);
-    ops::from_data(data, kind, &options.device, options.dtype)
+) -> Result<BridgeTensor, TensorError> {
+    let device = options.device;
+    let fail = |cause: TensorErrorCause, data: &TensorData| {
+        TensorError::new("from_data", cause)
+            .with_shapes(vec![data.shape.clone()])
+            .with_dtype(data.dtype)
+            .with_device(device.clone())
+    };
+    let checks =
+        try_check_rank(rank, &data.shape).and_then(|()| check_creation_dtype(kind, options.dtype));
+    if let Err(msg) = checks {
+        return Err(fail(TensorErrorCause::Invalid(msg), &data));
+    }
+    // The fields are public: the bytes may not match the shape, and a
+    // backend trusting the shape would read past them.
+    match data.shape.try_num_bytes(data.dtype) {
+        Ok(n) if n == data.bytes.len() => {}
+        Ok(expected_bytes) => {
+            let cause = burn_std::DataError::LengthMismatch {
+                shape: data.shape.clone(),
+                expected_bytes,
+                found_bytes: data.bytes.len(),
+            };
+            return Err(fail(cause.into(), &data));
+        }
+        Err(err) => return Err(fail(err.into(), &data)),
+    }
+    let (shape, data_dtype) = (data.shape.clone(), data.dtype);
+    guard(|| ops::from_data(data, kind, &device, options.dtype)).map_err(|cause| {
+        TensorError::new("from_data", cause)
+            .with_shapes(vec![shape])
+            .with_dtype(data_dtype)
+            .with_device(device.clone())
+    })
 }
 
-#[track_caller]
 fn create_impl(
-    op: &str,
+    op: &'static str,
     fill: Fill,
     shape: Shape,
     rank: usize,
     kind: Kind,
     options: TensorCreationOptions,
-) -> BridgeTensor {
-    check_rank_impl(op, rank, &shape);
-    check_creation_dtype(op, kind, options.dtype);
-    let (device, dtype) = (&options.device, options.dtype);
-    match fill {
-        Fill::Empty => ops::empty(shape, kind, device, dtype),
-        Fill::Zeros => ops::zeros(shape, kind, device, dtype),
-        Fill::Ones => ops::ones(shape, kind, device, dtype),
-        Fill::Value(value) => ops::full(shape, value, kind, device, dtype),
+) -> Result<BridgeTensor, TensorError> {
+    let device = &options.device;
+    let dtype = ops::creation_dtype(kind, device, options.dtype);
+    let fail = |cause: TensorErrorCause, shape: &Shape| {
+        TensorError::new(op, cause)
+            .with_shapes(vec![shape.clone()])
+            .with_dtype(dtype)
+            .with_device(device.clone())
+    };
+    let checks =
+        try_check_rank(rank, &shape).and_then(|()| check_creation_dtype(kind, options.dtype));
+    if let Err(msg) = checks {
+        return Err(fail(TensorErrorCause::Invalid(msg), &shape));
     }
+    // Sized here, before any backend sees the shape: an overflow is then the
+    // same error on every backend.
+    if let Err(err) = shape.try_num_bytes(dtype) {
+        return Err(fail(err.into(), &shape));
+    }
+    let requested = options.dtype;
+    let result = guard(|| match fill {
+        Fill::Empty => ops::empty(shape.clone(), kind, device, requested),
+        Fill::Zeros => ops::zeros(shape.clone(), kind, device, requested),
+        Fill::Ones => ops::ones(shape.clone(), kind, device, requested),
+        Fill::Value(value) => ops::full(shape.clone(), value, kind, device, requested),
+    });
+    result.map_err(|cause| fail(cause, &shape))
+}
+
+fn into_data_impl(t: BridgeTensor) -> Result<TensorData, TensorError> {
+    let (shape, dtype, device) = (t.shape(), t.dtype(), t.device());
+    let fail = |cause: TensorErrorCause| {
+        TensorError::new("into_data", cause)
+            .with_shapes(vec![shape.clone()])
+            .with_dtype(dtype)
+            .with_device(device.clone())
+    };
+    match guard(|| ops::into_data(t)) {
+        Ok(Ok(data)) => Ok(data),
+        Ok(Err(err)) => Err(fail(TensorErrorCause::Execution(err))),
+        Err(cause) => Err(fail(cause)),
+    }
+}
+
+fn to_device_impl(t: BridgeTensor, device: &Device) -> Result<BridgeTensor, TensorError> {
+    let (shape, dtype) = (t.shape(), t.dtype());
+    guard(|| ops::to_device(t, device)).map_err(|cause| {
+        TensorError::new("to_device", cause)
+            .with_shapes(vec![shape])
+            .with_dtype(dtype)
+            .with_device(device.clone())
+    })
 }
 
 fn like_impl(like: &BridgeTensor, value: Scalar) -> BridgeTensor {
@@ -854,17 +1029,33 @@ fn cast_impl(t: BridgeTensor, dtype: DType) -> BridgeTensor {
 }
 
 #[track_caller]
-fn reshape_impl(t: BridgeTensor, spec: args::ReshapeSpec, rank: usize) -> BridgeTensor {
+fn reshape_impl(
+    t: BridgeTensor,
+    spec: args::ReshapeSpec,
+    rank: usize,
+) -> Result<BridgeTensor, TensorError> {
     let from = t.shape();
-    let shape = args::resolve_reshape("reshape", &from, spec);
-    check_rank_impl("reshape", rank, &shape);
-    check::reshape("reshape", &from, &shape);
+    let (dtype, device) = (t.dtype(), t.device());
+    let fail = |cause: TensorErrorCause, shapes: Vec<Shape>| {
+        TensorError::new("reshape", cause)
+            .with_shapes(shapes)
+            .with_dtype(dtype)
+            .with_device(device.clone())
+    };
+    let shape = args::try_resolve_reshape(&from, spec)
+        .map_err(|msg| fail(TensorErrorCause::Invalid(msg), vec![from.clone()]))?;
+    let checks = try_check_rank(rank, &shape)
+        .map_err(TensorErrorCause::Invalid)
+        .and_then(|()| check::try_reshape(&from, &shape).map_err(TensorErrorCause::from));
+    if let Err(cause) = checks {
+        return Err(fail(cause, vec![from, shape]));
+    }
     if shape == from {
         // Same shape, same tensor: no operation for the backend, the graph
         // or a recorder to see (layers reshape to what they already have).
-        return t;
+        return Ok(t);
     }
-    ops::reshape(t, shape)
+    guard(|| ops::reshape(t, shape.clone())).map_err(|cause| fail(cause, vec![from, shape]))
 }
 
 /// Resolves signed dims against `rank`, panicking on repeats.
@@ -1163,13 +1354,45 @@ fn split_with_sizes_impl(t: BridgeTensor, sizes: &[usize], dim: usize) -> Vec<Br
 }
 
 #[track_caller]
-fn cat_impl(tensors: Vec<BridgeTensor>, dim: usize) -> BridgeTensor {
-    let shapes: Vec<Shape> = tensors.iter().map(BridgeTensor::shape).collect();
-    check::cat("cat", &shapes, dim);
-    if tensors.len() == 1 {
-        return tensors.into_iter().next().expect("one tensor");
+/// The body of float and int `try_matmul`; `run` is the bridge function of
+/// the kind.
+pub(crate) fn matmul_impl(
+    lhs: BridgeTensor,
+    rhs: BridgeTensor,
+    run: fn(BridgeTensor, BridgeTensor) -> BridgeTensor,
+) -> Result<BridgeTensor, TensorError> {
+    let shapes = vec![lhs.shape(), rhs.shape()];
+    let (dtype, device) = (lhs.dtype(), lhs.device());
+    let fail = |cause: TensorErrorCause, shapes: Vec<Shape>| {
+        TensorError::new("matmul", cause)
+            .with_shapes(shapes)
+            .with_dtype(dtype)
+            .with_device(device.clone())
+    };
+    if let Err(err) = check::try_matmul(&shapes[0], &shapes[1]) {
+        return Err(fail(err.into(), shapes));
     }
-    ops::cat(tensors, dim)
+    guard(|| run(lhs, rhs)).map_err(|cause| fail(cause, shapes))
+}
+
+fn cat_impl(tensors: Vec<BridgeTensor>, dim: usize) -> Result<BridgeTensor, TensorError> {
+    let shapes: Vec<Shape> = tensors.iter().map(BridgeTensor::shape).collect();
+    let first = tensors.first().map(|t| (t.dtype(), t.device()));
+    let fail = |cause: TensorErrorCause, shapes: Vec<Shape>| {
+        let err = TensorError::new("cat", cause).with_shapes(shapes);
+        match &first {
+            Some((dtype, device)) => err.with_dtype(*dtype).with_device(device.clone()),
+            None => err,
+        }
+    };
+    if let Err(err) = check::try_cat(&shapes, dim) {
+        return Err(fail(err.into(), shapes));
+    }
+    if tensors.len() == 1 {
+        return Ok(tensors.into_iter().next().expect("one tensor"));
+    }
+    // Kind and dtype mismatches are checked (and panicked on) by the bridge.
+    guard(|| ops::cat(tensors, dim)).map_err(|cause| fail(cause, shapes))
 }
 
 #[track_caller]
@@ -1199,7 +1422,7 @@ fn stack_impl(tensors: Vec<BridgeTensor>, dim: usize, rank: usize) -> BridgeTens
         .into_iter()
         .map(|t| unsqueeze_dim_impl(t, dim, rank))
         .collect();
-    cat_impl(unsqueezed, dim)
+    cat_impl(unsqueezed, dim).unwrap_or_else(|err| err.raise())
 }
 
 #[track_caller]

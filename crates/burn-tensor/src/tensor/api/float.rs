@@ -43,10 +43,29 @@ impl<const D: usize> Tensor<D, Float> {
     /// Matrix product over the last two dims; batch dims broadcast.
     ///
     /// # Panics
-    /// If the inner dims differ or the batch dims cannot broadcast.
+    /// If the inner dims differ, the batch dims cannot broadcast, or the
+    /// result is too large (see [`try_matmul`](Self::try_matmul)).
+    #[track_caller]
     pub fn matmul(self, rhs: Self) -> Self {
-        check::matmul("matmul", &self.shape(), &rhs.shape());
-        Self::from_bridge(bridge::matmul(self.primitive, rhs.primitive))
+        self.try_matmul(rhs).unwrap_or_else(|err| err.raise())
+    }
+
+    /// [`matmul`](Self::matmul), with every failure an `Err` (see
+    /// [`TensorError`](crate::TensorError)).
+    ///
+    /// ```
+    /// # #[cfg(feature = "flex")] {
+    /// use burn_tensor::{Device, Tensor};
+    ///
+    /// let device = Device::flex();
+    /// let a = Tensor::<2>::zeros([2, 3], &device);
+    /// let err = a.clone().try_matmul(a).unwrap_err();
+    /// assert_eq!(err.to_string(), "matmul: inner dims differ: lhs [2, 3] has 3 columns, rhs [2, 3] has 2 rows");
+    /// # }
+    /// ```
+    pub fn try_matmul(self, rhs: Self) -> Result<Self, crate::TensorError> {
+        super::base::matmul_impl(self.primitive, rhs.primitive, bridge::matmul)
+            .map(Self::from_bridge)
     }
 
     unary_methods! {

@@ -2,7 +2,6 @@
 
 use core::ops::Range;
 
-use burn_backend::check;
 use burn_std::{Element, Scalar, TensorData};
 
 use super::numeric::broadcast_impl;
@@ -66,10 +65,18 @@ impl<const D: usize> Tensor<D, Int> {
     /// Integer matrix product over the last two dims; batch dims broadcast.
     ///
     /// # Panics
-    /// If the inner dims differ or the batch dims cannot broadcast.
+    /// If the inner dims differ, the batch dims cannot broadcast, or the
+    /// result is too large (see [`try_matmul`](Self::try_matmul)).
     #[track_caller]
     pub fn matmul(self, rhs: Self) -> Self {
-        Self::from_bridge(matmul_impl(self.primitive, rhs.primitive))
+        self.try_matmul(rhs).unwrap_or_else(|err| err.raise())
+    }
+
+    /// [`matmul`](Self::matmul), with every failure an `Err` (see
+    /// [`TensorError`](crate::TensorError)).
+    pub fn try_matmul(self, rhs: Self) -> Result<Self, crate::TensorError> {
+        super::base::matmul_impl(self.primitive, rhs.primitive, bridge::matmul)
+            .map(Self::from_bridge)
     }
 
     /// Bitwise and, broadcasting.
@@ -197,10 +204,4 @@ fn arange_step_impl(
     }
     let dtype = ops::creation_dtype(Kind::Int, &options.device, options.dtype);
     bridge::arange_step(range, step, &options.device, dtype)
-}
-
-#[track_caller]
-fn matmul_impl(lhs: BridgeTensor, rhs: BridgeTensor) -> BridgeTensor {
-    check::matmul("matmul", &lhs.shape(), &rhs.shape());
-    bridge::matmul(lhs, rhs)
 }
