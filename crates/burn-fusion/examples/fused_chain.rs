@@ -89,7 +89,7 @@ fn main() {
             median_ms::<Fusion<Flex>>(n, rounds, fused)
         };
         println!(
-            "{name:32} flex {d:8.2} ms   fused {f:8.2} ms   ratio {:.2}",
+            "{name:32} flex {d:9.4} ms   fused {f:9.4} ms   ratio {:.2}",
             f / d
         );
     }
