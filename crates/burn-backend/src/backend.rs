@@ -7,7 +7,8 @@ use core::hash::Hash;
 use burn_std::{DType, Shape};
 
 use crate::ops::{
-    ActivationOps, BoolTensorOps, FloatTensorOps, IntTensorOps, ModuleOps, TransactionOps,
+    ActivationOps, BoolTensorOps, FloatTensorOps, IntTensorOps, ModuleOps, QTensorOps,
+    TransactionOps,
 };
 
 /// Identifies a device across backends: the kind of device and its index.
@@ -65,8 +66,9 @@ pub trait BackendTypes: Clone + Copy + Default + Debug + Send + Sync + Sized + '
     type IntTensorPrimitive: TensorMetadata;
     /// Boolean tensors.
     type BoolTensorPrimitive: TensorMetadata;
-    /// Quantized float tensors. Quantization is a later capability; backends
-    /// without it use their float primitive here so the seam exists.
+    /// Quantized float tensors (dtype `QFloat`): packed values and their
+    /// scales. Backends whose primitives carry their dtype use their float
+    /// primitive here.
     type QuantizedTensorPrimitive: TensorMetadata;
 }
 
@@ -92,6 +94,7 @@ pub trait Backend:
     + BoolTensorOps<Self>
     + ModuleOps<Self>
     + ActivationOps<Self>
+    + QTensorOps<Self>
     + TransactionOps<Self>
 {
     /// A readable name of the backend on that device, e.g. `"flex"`.

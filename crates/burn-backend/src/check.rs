@@ -283,6 +283,14 @@ pub fn float_dtype(op: &str, dtype: DType) {
     }
 }
 
+/// Panics unless the dtype is a quantized dtype.
+#[track_caller]
+pub fn quantized_dtype(op: &str, dtype: DType) {
+    if !dtype.is_quantized() {
+        panic!("{op}: expected a quantized dtype, got {dtype}");
+    }
+}
+
 /// Panics unless the dtype is an integer dtype.
 #[track_caller]
 pub fn int_dtype(op: &str, dtype: DType) {

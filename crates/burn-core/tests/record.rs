@@ -633,3 +633,44 @@ fn load_file_panics_with_the_error() {
         .join("absent");
     Linear::filled(1, 1, true, 0.0).load_file(path);
 }
+
+// ------------------------------------------------------------ quantization
+
+#[test]
+fn quantized_weights_round_trip_through_burnpack_bit_exactly() {
+    use burn::module::Quantizer;
+    use burn::tensor::quantization::{Calibration, QuantScheme, QuantValue, ScaleDtype};
+
+    let device = device();
+    let weight: Vec<f32> = (0..64 * 32)
+        .map(|i| ((i * 7 % 29) as f32 - 14.0) / 9.0)
+        .collect();
+    let source = Linear {
+        weight: Param::from_data(TensorData::new(weight, [64, 32]), &device),
+        bias: Some(Param::from_data(TensorData::from([0.5f32; 10]), &device)),
+    };
+    let scheme = QuantScheme::default()
+        .with_value(QuantValue::Q4S)
+        .per_block([32], ScaleDtype::F16);
+    let mut quantizer = Quantizer::new(Calibration::MinMax, scheme);
+    let quantized = source.quantize_weights(&mut quantizer);
+    // The weight is quantized; the bias of 10 cannot be tiled by blocks of
+    // 32 and stays float.
+    assert_eq!(quantized.weight.val().dtype(), DType::QFloat(scheme));
+    assert_eq!(quantized.bias.as_ref().unwrap().val().dtype(), DType::F32);
+
+    let dir = temp_dir("quantized");
+    quantized.save_file(dir.join("q")).unwrap();
+    let fresh = Linear {
+        weight: Param::from_data(TensorData::zeros::<f32>([64, 32]), &device),
+        bias: Some(Param::from_data(TensorData::zeros::<f32>([10]), &device)),
+    };
+    let loaded = fresh.load_file(dir.join("q"));
+    assert_eq!(
+        loaded.weight.val().into_data(),
+        quantized.weight.val().into_data(),
+        "packed values and scales, bit for bit"
+    );
+    assert_eq!(loaded.weight.val().dtype(), DType::QFloat(scheme));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -33,6 +33,9 @@ pub fn elem_type(dtype: DType) -> ElemType {
         DType::U16 => ElemType::UInt(UIntKind::U16),
         DType::U8 => ElemType::UInt(UIntKind::U8),
         DType::Bool(_) => ElemType::UInt(UIntKind::U32),
+        // Packed values and scales, seen as words (the layout is padded
+        // to whole words); no kernel computes on them as numbers.
+        DType::QFloat(_) => ElemType::UInt(UIntKind::U32),
     }
 }
 
@@ -54,6 +57,11 @@ pub fn stored(dtype: DType) -> DType {
 /// Vulkan's built-in exp, log and trigonometric functions take 16- and
 /// 32-bit floats only, and lavapipe returned wrong f64 results for them.
 pub fn supports(client: &CubeClient, dtype: DType) -> bool {
+    // Quantized bytes are stored as they are; `dequantize` decodes them
+    // through the host codec.
+    if let DType::QFloat(scheme) = dtype {
+        return matches!(scheme.store.packing_dim(), None | Some(0));
+    }
     #[cfg(feature = "wgpu")]
     if dtype == DType::F64 && matches!(client, CubeClient::Wgpu(_)) {
         return false;

@@ -151,8 +151,20 @@ impl CubeTensor {
                 data
             });
         }
-        let tensor = self.into_contiguous();
-        let size = tensor.num_elements() * dtype.size();
+        // Quantized tensors are always contiguous (they are only created
+        // from data); their bytes are values then scales.
+        let tensor = if dtype.is_quantized() {
+            self
+        } else {
+            self.into_contiguous()
+        };
+        let size =
+            shape
+                .try_num_bytes(dtype)
+                .map_err(|err| burn_backend::ExecutionError::Failed {
+                    op: alloc::string::String::from("into_data"),
+                    reason: alloc::format!("{err}"),
+                })?;
         let bytes = with_runtime!(&tensor.client, R, c => c.read_one(tensor.handle.clone()))
             .map_err(|err| burn_backend::ExecutionError::Failed {
                 op: alloc::string::String::from("into_data"),

@@ -43,6 +43,7 @@ enum Kind {
     Float,
     Int,
     Bool,
+    Quantized,
 }
 
 impl<B: Backend> BackendTensor<B> {
@@ -51,6 +52,7 @@ impl<B: Backend> BackendTensor<B> {
             Self::Float(_) => Kind::Float,
             Self::Int(_) => Kind::Int,
             Self::Bool(_) => Kind::Bool,
+            Self::Quantized(_) => Kind::Quantized,
         }
     }
 
@@ -60,6 +62,7 @@ impl<B: Backend> BackendTensor<B> {
             Self::Float(t) => B::float_device(t),
             Self::Int(t) => B::int_device(t),
             Self::Bool(t) => B::bool_device(t),
+            Self::Quantized(t) => B::q_device(t),
         }
     }
 
@@ -69,6 +72,7 @@ impl<B: Backend> BackendTensor<B> {
             Self::Float(t) => B::float_into_data(t),
             Self::Int(t) => B::int_into_data(t),
             Self::Bool(t) => B::bool_into_data(t),
+            Self::Quantized(t) => B::q_into_data(t),
         }
     }
 
@@ -78,6 +82,7 @@ impl<B: Backend> BackendTensor<B> {
             Self::Float(t) => Self::Float(B::float_to_device(t, device)),
             Self::Int(t) => Self::Int(B::int_to_device(t, device)),
             Self::Bool(t) => Self::Bool(B::bool_to_device(t, device)),
+            Self::Quantized(t) => Self::Quantized(B::q_to_device(t, device)),
         }
     }
 
@@ -86,6 +91,7 @@ impl<B: Backend> BackendTensor<B> {
             Kind::Float => Self::Float(B::float_from_data(data, device)),
             Kind::Int => Self::Int(B::int_from_data(data, device)),
             Kind::Bool => Self::Bool(B::bool_from_data(data, device)),
+            Kind::Quantized => Self::Quantized(B::q_from_data(data, device)),
         }
     }
 }

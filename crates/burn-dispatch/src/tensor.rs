@@ -1,6 +1,8 @@
 //! The tensor primitive of the Dispatch backend.
 
-use burn_backend::{BackendTypes, BoolTensor, FloatTensor, IntTensor, TensorMetadata};
+use burn_backend::{
+    BackendTypes, BoolTensor, FloatTensor, IntTensor, QuantizedTensor, TensorMetadata,
+};
 use burn_std::{DType, Shape};
 
 /// A tensor of one backend, tagged with its kind.
@@ -16,6 +18,8 @@ pub enum BackendTensor<B: BackendTypes> {
     Int(IntTensor<B>),
     /// A bool tensor.
     Bool(BoolTensor<B>),
+    /// A quantized float tensor.
+    Quantized(QuantizedTensor<B>),
 }
 
 impl<B: BackendTypes> BackendTensor<B> {
@@ -24,6 +28,7 @@ impl<B: BackendTypes> BackendTensor<B> {
             Self::Float(_) => "float",
             Self::Int(_) => "int",
             Self::Bool(_) => "bool",
+            Self::Quantized(_) => "quantized",
         }
     }
 
@@ -51,6 +56,30 @@ impl<B: BackendTypes> BackendTensor<B> {
         match self {
             Self::Bool(t) => t,
             other => panic!("dispatch: expected a bool tensor, got {}", other.kind()),
+        }
+    }
+
+    /// The quantized primitive.
+    #[track_caller]
+    pub fn quantized(self) -> QuantizedTensor<B> {
+        match self {
+            Self::Quantized(t) => t,
+            other => panic!(
+                "dispatch: expected a quantized tensor, got {}",
+                other.kind()
+            ),
+        }
+    }
+
+    /// A reference to the quantized primitive.
+    #[track_caller]
+    pub fn quantized_ref(&self) -> &QuantizedTensor<B> {
+        match self {
+            Self::Quantized(t) => t,
+            other => panic!(
+                "dispatch: expected a quantized tensor, got {}",
+                other.kind()
+            ),
         }
     }
 
@@ -86,6 +115,7 @@ impl<B: BackendTypes> BackendTensor<B> {
             Self::Float(t) => (t.dtype(), t.shape()),
             Self::Int(t) => (t.dtype(), t.shape()),
             Self::Bool(t) => (t.dtype(), t.shape()),
+            Self::Quantized(t) => (t.dtype(), t.shape()),
         }
     }
 }
@@ -141,7 +171,10 @@ impl DispatchTensor {
     pub fn capture_id(&self) -> Option<burn_ir::TensorId> {
         match self {
             Self::Capture(tensor) => Some(match tensor {
-                BackendTensor::Float(t) | BackendTensor::Int(t) | BackendTensor::Bool(t) => t.id(),
+                BackendTensor::Float(t)
+                | BackendTensor::Int(t)
+                | BackendTensor::Bool(t)
+                | BackendTensor::Quantized(t) => t.id(),
             }),
             #[cfg(feature = "autodiff")]
             Self::Autodiff(tensor) => tensor.primitive().capture_id(),

@@ -45,9 +45,14 @@ impl Backend for Flex {
         crate::rng::seed(seed);
     }
 
-    fn supports_dtype(_device: &FlexDevice, _dtype: DType) -> bool {
-        // Every dtype of the contract: f16/bf16 compute in f32 and round once.
-        true
+    fn supports_dtype(_device: &FlexDevice, dtype: DType) -> bool {
+        match dtype {
+            // Quantized: whatever the host codec lays out.
+            DType::QFloat(scheme) => matches!(scheme.store.packing_dim(), None | Some(0)),
+            // Every other dtype of the contract: f16/bf16 compute in f32
+            // and round once.
+            _ => true,
+        }
     }
 }
 

@@ -65,9 +65,14 @@ impl FlexTensor {
     /// kernel can read out of bounds.
     pub fn new(buffer: Arc<Bytes>, layout: Layout, dtype: DType) -> Self {
         if let Some((_, end)) = layout.span() {
+            // Quantized bytes (always contiguous) are values then scales,
+            // not `size` bytes a value.
+            let needed = match dtype {
+                DType::QFloat(_) => layout.shape().try_num_bytes(dtype).ok(),
+                _ => end.checked_mul(dtype.size()),
+            };
             assert!(
-                end.checked_mul(dtype.size())
-                    .is_some_and(|end| end <= buffer.len()),
+                needed.is_some_and(|end| end <= buffer.len()),
                 "flex: layout {layout:?} reaches past a buffer of {} bytes",
                 buffer.len()
             );

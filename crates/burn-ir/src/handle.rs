@@ -4,7 +4,9 @@ use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 
-use burn_backend::{BackendTypes, BoolTensor, FloatTensor, IntTensor, TensorMetadata};
+use burn_backend::{
+    BackendTypes, BoolTensor, FloatTensor, IntTensor, QuantizedTensor, TensorMetadata,
+};
 
 use crate::{TensorId, TensorIr, TensorKind, TensorStatus};
 
@@ -17,6 +19,8 @@ pub enum Handle<B: BackendTypes> {
     Int(IntTensor<B>),
     /// A bool tensor.
     Bool(BoolTensor<B>),
+    /// A quantized float tensor.
+    Quantized(QuantizedTensor<B>),
 }
 
 impl<B: BackendTypes> Handle<B> {
@@ -25,6 +29,7 @@ impl<B: BackendTypes> Handle<B> {
             Handle::Float(_) => TensorKind::Float,
             Handle::Int(_) => TensorKind::Int,
             Handle::Bool(_) => TensorKind::Bool,
+            Handle::Quantized(_) => TensorKind::Quantized,
         }
     }
 
@@ -33,6 +38,7 @@ impl<B: BackendTypes> Handle<B> {
             Handle::Float(t) => (t.shape(), t.dtype()),
             Handle::Int(t) => (t.shape(), t.dtype()),
             Handle::Bool(t) => (t.shape(), t.dtype()),
+            Handle::Quantized(t) => (t.shape(), t.dtype()),
         }
     }
 }
@@ -146,7 +152,9 @@ impl<B: BackendTypes> HandleContainer<B> {
     pub fn take_float(&mut self, tensor: &TensorIr) -> Result<FloatTensor<B>, HandleError> {
         match self.take_kind(tensor, TensorKind::Float)? {
             Handle::Float(t) => Ok(t),
-            Handle::Int(_) | Handle::Bool(_) => unreachable!("kind checked by take_kind"),
+            Handle::Int(_) | Handle::Bool(_) | Handle::Quantized(_) => {
+                unreachable!("kind checked by take_kind")
+            }
         }
     }
 
@@ -154,7 +162,9 @@ impl<B: BackendTypes> HandleContainer<B> {
     pub fn take_int(&mut self, tensor: &TensorIr) -> Result<IntTensor<B>, HandleError> {
         match self.take_kind(tensor, TensorKind::Int)? {
             Handle::Int(t) => Ok(t),
-            Handle::Float(_) | Handle::Bool(_) => unreachable!("kind checked by take_kind"),
+            Handle::Float(_) | Handle::Bool(_) | Handle::Quantized(_) => {
+                unreachable!("kind checked by take_kind")
+            }
         }
     }
 
@@ -162,7 +172,9 @@ impl<B: BackendTypes> HandleContainer<B> {
     pub fn take_bool(&mut self, tensor: &TensorIr) -> Result<BoolTensor<B>, HandleError> {
         match self.take_kind(tensor, TensorKind::Bool)? {
             Handle::Bool(t) => Ok(t),
-            Handle::Float(_) | Handle::Int(_) => unreachable!("kind checked by take_kind"),
+            Handle::Float(_) | Handle::Int(_) | Handle::Quantized(_) => {
+                unreachable!("kind checked by take_kind")
+            }
         }
     }
 

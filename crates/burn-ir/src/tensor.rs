@@ -97,12 +97,17 @@ pub enum TensorKind {
     Int,
     /// A bool tensor.
     Bool,
+    /// A quantized float tensor (created from data, read back; no op of
+    /// the IR takes one).
+    Quantized,
 }
 
 impl TensorKind {
     /// The kind holding tensors of `dtype`.
     pub fn of(dtype: DType) -> Self {
-        if dtype.is_float() {
+        if dtype.is_quantized() {
+            Self::Quantized
+        } else if dtype.is_float() {
             Self::Float
         } else if dtype.is_bool() {
             Self::Bool
@@ -117,6 +122,7 @@ impl TensorKind {
             Self::Float => "float",
             Self::Int => "int",
             Self::Bool => "bool",
+            Self::Quantized => "quantized",
         }
     }
 }

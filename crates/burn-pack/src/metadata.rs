@@ -17,6 +17,7 @@ use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fmt;
 
+use burn_std::quantization::QuantScheme;
 use burn_std::{BoolStore, DType, Scalar};
 use serde::Deserialize;
 use serde::de::{self, IgnoredAny, MapAccess, Visitor};
@@ -52,6 +53,8 @@ pub(crate) enum RawDType {
     Unit(String),
     /// A variant with data: `{"Bool": "Native"}`.
     Tagged(String, String),
+    /// A quantized dtype: `{"QFloat": scheme}`.
+    Quantized(QuantScheme),
 }
 
 impl RawDType {
@@ -78,6 +81,7 @@ impl RawDType {
                 ("Bool", "U32") => DType::Bool(BoolStore::U32),
                 _ => return None,
             },
+            RawDType::Quantized(scheme) => DType::QFloat(*scheme),
         })
     }
 }
@@ -87,6 +91,7 @@ impl fmt::Display for RawDType {
         match self {
             RawDType::Unit(name) => write!(f, "{name:?}"),
             RawDType::Tagged(tag, value) => write!(f, "{{{tag:?}: {value:?}}}"),
+            RawDType::Quantized(scheme) => write!(f, "{{\"QFloat\": {scheme}}}"),
         }
     }
 }
@@ -107,13 +112,18 @@ impl<'de> Deserialize<'de> for RawDType {
             }
 
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawDType, A::Error> {
-                let Some((tag, value)) = map.next_entry::<String, String>()? else {
+                let Some(tag) = map.next_key::<String>()? else {
                     return Err(de::Error::invalid_length(0, &"a one-entry map"));
+                };
+                let dtype = if tag == "QFloat" {
+                    RawDType::Quantized(map.next_value::<QuantScheme>()?)
+                } else {
+                    RawDType::Tagged(tag, map.next_value::<String>()?)
                 };
                 if map.next_key::<IgnoredAny>()?.is_some() {
                     return Err(de::Error::invalid_length(2, &"a one-entry map"));
                 }
-                Ok(RawDType::Tagged(tag, value))
+                Ok(dtype)
             }
         }
 

@@ -68,6 +68,16 @@ impl core::fmt::Display for InterpreterError {
 
 type Result<T> = core::result::Result<T, InterpreterError>;
 
+/// The error for an op of the IR naming a quantized tensor: quantized
+/// tensors only enter as data and leave as data (the router quantizes and
+/// dequantizes through those), so no recorder emits one.
+fn no_quantized(op: &'static str) -> InterpreterError {
+    InterpreterError::Invalid {
+        op,
+        reason: String::from("the IR has no such op on quantized tensors"),
+    }
+}
+
 /// Executes IR on the backend `B`, holding the tensors by id.
 #[derive(Debug)]
 pub struct TensorInterpreter<B: Backend> {
@@ -116,6 +126,7 @@ impl<B: Backend> TensorInterpreter<B> {
             TensorKind::Float => Handle::Float(B::float_from_data(data, &self.device)),
             TensorKind::Int => Handle::Int(B::int_from_data(data, &self.device)),
             TensorKind::Bool => Handle::Bool(B::bool_from_data(data, &self.device)),
+            TensorKind::Quantized => Handle::Quantized(B::q_from_data(data, &self.device)),
         };
         self.put(op, out, handle)
     }
@@ -133,6 +144,7 @@ impl<B: Backend> TensorInterpreter<B> {
             Handle::Float(t) => B::float_into_data(t),
             Handle::Int(t) => B::int_into_data(t),
             Handle::Bool(t) => B::bool_into_data(t),
+            Handle::Quantized(t) => B::q_into_data(t),
         }
     }
 
@@ -144,6 +156,7 @@ impl<B: Backend> TensorInterpreter<B> {
                 TensorKind::Float => self.base::<FloatKind>(op),
                 TensorKind::Int => self.base::<IntKind>(op),
                 TensorKind::Bool => self.base::<BoolKind>(op),
+                TensorKind::Quantized => Err(no_quantized("base")),
             },
             OperationIr::Numeric(kind, op) => match kind {
                 NumericKind::Float => self.numeric::<FloatKind>(op),
@@ -234,6 +247,7 @@ impl<B: Backend> TensorInterpreter<B> {
                     TensorKind::Bool => {
                         Handle::Bool(B::bool_full(shape, value.value.to_bool(), &device))
                     }
+                    TensorKind::Quantized => return Err(no_quantized("full")),
                 };
                 ("full", out, handle)
             }
@@ -243,6 +257,7 @@ impl<B: Backend> TensorInterpreter<B> {
                     TensorKind::Float => Handle::Float(B::float_empty(shape, &device, dtype)),
                     TensorKind::Int => Handle::Int(B::int_empty(shape, &device, dtype)),
                     TensorKind::Bool => Handle::Bool(B::bool_empty(shape, &device)),
+                    TensorKind::Quantized => return Err(no_quantized("empty")),
                 };
                 ("empty", out, handle)
             }
@@ -261,6 +276,7 @@ impl<B: Backend> TensorInterpreter<B> {
                             reason: format!("no random bool tensors (dtype {dtype})"),
                         });
                     }
+                    TensorKind::Quantized => return Err(no_quantized("random")),
                 };
                 ("random", out, handle)
             }
@@ -281,7 +297,7 @@ impl<B: Backend> TensorInterpreter<B> {
                     TensorKind::Int => {
                         Handle::Int(B::int_arange_step(start..end, step, &device, dtype))
                     }
-                    TensorKind::Float | TensorKind::Bool => {
+                    TensorKind::Float | TensorKind::Bool | TensorKind::Quantized => {
                         return Err(InterpreterError::Invalid {
                             op: "arange",
                             reason: format!("no arange of dtype {dtype} with step {step}"),

@@ -15,6 +15,7 @@ use bytemuck::Pod;
 use half::{bf16, f16};
 use serde::{Deserialize, Serialize};
 
+use crate::quantization::{self, Calibration, QParams, QuantError, QuantScheme};
 use crate::{
     BoolStore, Bytes, DType, DataError, Distribution, Element, Rng, Scalar, Shape, Tolerance,
 };
@@ -220,6 +221,80 @@ impl TensorData {
                     .iter()
                     .map(|&v| Scalar::Bool(v != 0)),
             ),
+            DType::QFloat(_) => {
+                let values = self
+                    .dequantize()
+                    .unwrap_or_else(|err| panic!("TensorData: {err}"));
+                Box::new(
+                    values
+                        .into_vec::<f32>()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(Scalar::from),
+                )
+            }
+        }
+    }
+
+    /// Quantized data from its bytes (packed values, then scales, as
+    /// [`codec`](crate::quantization::codec) lays them out), checked
+    /// against the length the scheme and shape take.
+    pub fn from_quantized_bytes(
+        bytes: Bytes,
+        shape: impl Into<Shape>,
+        scheme: QuantScheme,
+    ) -> Result<Self, DataError> {
+        Self::from_bytes(bytes, shape, DType::QFloat(scheme))
+    }
+
+    /// Float values quantized with `scheme`, scales picked per block by
+    /// `calibration` (dynamic quantization on the host).
+    pub fn quantize(
+        &self,
+        scheme: &QuantScheme,
+        calibration: Calibration,
+    ) -> Result<TensorData, QuantError> {
+        let values = self.float_values_f32()?;
+        let params = quantization::compute_scales(&values, &self.shape, scheme, calibration)?;
+        self.quantize_with(scheme, &params)
+    }
+
+    /// Float values quantized with `scheme` and the given scales.
+    pub fn quantize_with(
+        &self,
+        scheme: &QuantScheme,
+        params: &QParams<Vec<f32>>,
+    ) -> Result<TensorData, QuantError> {
+        let values = self.float_values_f32()?;
+        let bytes = quantization::quantize_values(&values, &self.shape, scheme, params)?;
+        Ok(self.with_bytes(Bytes::from_vec(bytes), DType::QFloat(*scheme)))
+    }
+
+    /// Quantized values read back as `f32` (data that is not quantized is
+    /// refused).
+    pub fn dequantize(&self) -> Result<TensorData, QuantError> {
+        let DType::QFloat(scheme) = self.dtype else {
+            return Err(QuantError::NotQuantizable {
+                expected: "quantized",
+                found: self.dtype,
+            });
+        };
+        let values = quantization::dequantize_values(&self.bytes, &self.shape, &scheme)?;
+        Ok(TensorData::new(values, self.shape.clone()))
+    }
+
+    fn float_values_f32(&self) -> Result<alloc::borrow::Cow<'_, [f32]>, QuantError> {
+        match self.dtype {
+            DType::F32 => Ok(alloc::borrow::Cow::Borrowed(
+                self.bytes.as_slice_of::<f32>(),
+            )),
+            dtype if dtype.is_float() => {
+                Ok(alloc::borrow::Cow::Owned(self.iter::<f32>().collect()))
+            }
+            found => Err(QuantError::NotQuantizable {
+                expected: "float",
+                found,
+            }),
         }
     }
 
@@ -261,6 +336,17 @@ impl TensorData {
             DType::Bool(BoolStore::U32) => {
                 let values: Vec<u32> = self.iter::<bool>().map(u32::from).collect();
                 self.with_bytes(Bytes::from_elems(values), dtype)
+            }
+            DType::QFloat(scheme) => {
+                let float = if self.dtype.is_quantized() {
+                    self.dequantize()
+                        .unwrap_or_else(|err| panic!("convert_dtype: {err}"))
+                } else {
+                    self.convert::<f32>()
+                };
+                float
+                    .quantize(&scheme, Calibration::MinMax)
+                    .unwrap_or_else(|err| panic!("convert_dtype to {dtype}: {err}"))
             }
         }
     }

@@ -4,6 +4,8 @@ use core::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::quantization::QuantScheme;
+
 /// How a boolean tensor is laid out in memory.
 ///
 /// Backends disagree on the cheapest representation (byte masks vs. 32-bit
@@ -50,6 +52,9 @@ pub enum DType {
     U8,
     /// Boolean with the given storage.
     Bool(BoolStore),
+    /// Quantized float values with their scales, as the scheme says (see
+    /// [`quantization::codec`](crate::quantization::codec) for the layout).
+    QFloat(QuantScheme),
 }
 
 impl DType {
@@ -79,7 +84,16 @@ impl DType {
             DType::I8 | DType::U8 => 1,
             DType::Bool(BoolStore::Native) | DType::Bool(BoolStore::U8) => 1,
             DType::Bool(BoolStore::U32) => 4,
+            // The stored element: one byte, or a u32 word of packed values.
+            // The bytes of a quantized tensor are not `size × elements`;
+            // see `Shape::try_num_bytes`.
+            DType::QFloat(scheme) => scheme.size_bits_stored().div_ceil(8),
         }
+    }
+
+    /// Whether this is a quantized float type.
+    pub const fn is_quantized(&self) -> bool {
+        matches!(self, DType::QFloat(_))
     }
 
     /// Whether this is a floating point type.
@@ -129,12 +143,16 @@ impl DType {
             DType::Bool(BoolStore::Native) => "bool",
             DType::Bool(BoolStore::U8) => "bool(u8)",
             DType::Bool(BoolStore::U32) => "bool(u32)",
+            DType::QFloat(_) => "qfloat",
         }
     }
 }
 
 impl fmt::Display for DType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let DType::QFloat(scheme) = self {
+            return write!(f, "qfloat({scheme})");
+        }
         f.write_str(self.name())
     }
 }

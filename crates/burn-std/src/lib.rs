@@ -75,6 +75,7 @@ pub mod dtype;
 pub mod element;
 pub mod error;
 pub mod obfuscate;
+pub mod quantization;
 mod relaxed;
 pub mod scalar;
 pub mod shape;

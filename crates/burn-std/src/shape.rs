@@ -83,6 +83,9 @@ impl Shape {
     /// ));
     /// ```
     pub fn try_num_bytes(&self, dtype: DType) -> Result<usize, SizeError> {
+        if let DType::QFloat(scheme) = dtype {
+            return crate::quantization::quantized_data_len(&scheme, self);
+        }
         self.try_num_elements()?
             .checked_mul(dtype.size())
             .filter(|&n| n <= isize::MAX as usize)

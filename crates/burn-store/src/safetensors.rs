@@ -251,6 +251,9 @@ fn file_dtype(dtype: DType) -> Dtype {
         DType::F64 => Dtype::F64,
         DType::I64 => Dtype::I64,
         DType::U64 => Dtype::U64,
+        // `to_file_dtype` dequantizes first: SafeTensors has no quantized
+        // dtype, so a quantized tensor is written as the f32 it stands for.
+        DType::QFloat(_) => Dtype::F32,
     }
 }
 
@@ -258,6 +261,7 @@ fn file_dtype(dtype: DType) -> Dtype {
 fn to_file_dtype(tensor: StoreTensor) -> Result<StoreTensor, StoreError> {
     Ok(match tensor.dtype() {
         DType::Bool(BoolStore::U32) => tensor.cast(DType::Bool(BoolStore::Native)),
+        DType::QFloat(_) => tensor.cast(DType::F32),
         _ => tensor,
     })
 }

@@ -105,7 +105,7 @@ pub use device::{
 pub use tensor::slice::{AsIndex, BroadcastArgs, IntoSlice, ReshapeArgs, SliceArg};
 pub use tensor::{
     Bool, Float, Int, Numeric, Tensor, TensorCreationOptions, TensorError, TensorErrorCause,
-    TensorKind, TensorReadError, activation, module,
+    TensorKind, TensorReadError, activation, module, quantization,
 };
 #[cfg(feature = "autodiff")]
 pub use tensor::{Checkpointing, Gradients};

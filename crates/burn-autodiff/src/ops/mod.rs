@@ -8,6 +8,7 @@ mod float;
 mod int;
 mod module;
 mod pool;
+mod qtensor;
 
 use alloc::vec::Vec;
 

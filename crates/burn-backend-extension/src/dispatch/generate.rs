@@ -327,7 +327,8 @@ fn autodiff_route(op: &Op, autodiff_trait: &TokenStream) -> TokenStream {
     let call = quote! { <__A as #autodiff_trait>::#name(#(#args),*) };
     let wrap_one = |kind: &Kind, value: TokenStream| match kind {
         Kind::Float => quote! { crate::autodiff::float_out(#value) },
-        Kind::Int | Kind::Bool => value,
+        // Quantized tensors carry no gradient: never wrapped.
+        Kind::Int | Kind::Bool | Kind::Quantized => value,
     };
     let result = match output {
         Output::Tensor(kind) => wrap_one(kind, call),

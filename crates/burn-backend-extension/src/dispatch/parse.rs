@@ -14,6 +14,7 @@ pub(crate) enum Kind {
     Float,
     Int,
     Bool,
+    Quantized,
 }
 
 impl Kind {
@@ -22,6 +23,7 @@ impl Kind {
             "FloatTensor" => Some(Self::Float),
             "IntTensor" => Some(Self::Int),
             "BoolTensor" => Some(Self::Bool),
+            "QuantizedTensor" => Some(Self::Quantized),
             _ => None,
         }
     }
@@ -32,6 +34,7 @@ impl Kind {
             Self::Float => "float",
             Self::Int => "int",
             Self::Bool => "bool",
+            Self::Quantized => "quantized",
         }
     }
 
@@ -41,6 +44,7 @@ impl Kind {
             Self::Float => "float_ref",
             Self::Int => "int_ref",
             Self::Bool => "bool_ref",
+            Self::Quantized => "quantized_ref",
         }
     }
 
@@ -50,6 +54,7 @@ impl Kind {
             Self::Float => "Float",
             Self::Int => "Int",
             Self::Bool => "Bool",
+            Self::Quantized => "Quantized",
         }
     }
 }
@@ -225,7 +230,7 @@ fn parse_op(attrs: Vec<Attribute>, sig: Signature) -> syn::Result<Op> {
         let param = classify_param(&arg.ty).ok_or_else(|| {
             error(
                 &arg.ty,
-                "unsupported parameter type; supported: FloatTensor/IntTensor/BoolTensor<Self> \
+                "unsupported parameter type; supported: FloatTensor/IntTensor/BoolTensor/QuantizedTensor<Self> \
                  (by value, by reference, in a Vec or in an Option), &Device<Self>, and types \
                  not mentioning `Self`. Hand-write the body with #[backend_dispatch(skip)]",
             )
@@ -261,7 +266,7 @@ fn parse_op(attrs: Vec<Attribute>, sig: Signature) -> syn::Result<Op> {
         ReturnType::Type(_, ty) => classify_output(ty).ok_or_else(|| {
             error(
                 ty,
-                "unsupported return type; supported: FloatTensor/IntTensor/BoolTensor<Self>, \
+                "unsupported return type; supported: FloatTensor/IntTensor/BoolTensor/QuantizedTensor<Self>, \
                  tuples of them, Device<Self>, and types not mentioning `Self`",
             )
         })?,
@@ -329,7 +334,13 @@ fn tensor_kind(ty: &Type) -> Option<Kind> {
 
 /// `Alias<Self>` → `"Alias"` (the last path segment, so `burn_backend::FloatTensor<Self>` works too).
 fn alias_of_self(ty: &Type) -> Option<&'static str> {
-    const ALIASES: [&str; 4] = ["FloatTensor", "IntTensor", "BoolTensor", "Device"];
+    const ALIASES: [&str; 5] = [
+        "FloatTensor",
+        "IntTensor",
+        "BoolTensor",
+        "QuantizedTensor",
+        "Device",
+    ];
     let Type::Path(path) = ty else { return None };
     let last = path.path.segments.last()?;
     let alias = ALIASES.into_iter().find(|a| last.ident == a)?;

@@ -179,3 +179,28 @@ fn matmul_broadcast_both_batches() {
         ]],
     );
 }
+
+#[test]
+fn matmul_quantized_rhs() {
+    use burn::tensor::quantization::{QuantScheme, QuantStore, QuantValue, ScaleDtype};
+    // A quantized weight is a constant: the gradient reaches the float
+    // operand through its dequantized values, dx = G Wᵀ (within half a
+    // quantization step of W, times the row sums of |G|, here 3).
+    let device = device();
+    let scheme = QuantScheme::default()
+        .with_value(QuantValue::Q8S)
+        .with_store(QuantStore::Native)
+        .per_tensor(ScaleDtype::F32);
+    let x = Tensor::<2>::from_data([[1.5, -2.0, 0.5], [3.0, 0.25, -1.25]], &device).require_grad();
+    let y = Tensor::<2>::from_data([[2.0, 0.5], [-1.5, -0.75], [4.0, 1.0]], &device)
+        .quantize_dynamic(&scheme);
+    let grads = backward_with(x.clone().matmul(y.clone()), [[1.0, -2.0], [0.5, 3.0]]);
+    let grad = x.grad(&grads).expect("the tensor has no gradient");
+    assert_eq!(grad.dtype(), x.dtype());
+    let step = 4.0 / 127.0;
+    grad.into_data().assert_approx_eq::<FloatElem>(
+        &TensorData::from([[1.0, 0.0, 2.0], [2.5, -3.0, 5.0]]),
+        Tolerance::rel_abs(1e-2, 3.0 * step / 2.0),
+    );
+    assert!(y.dtype().is_quantized());
+}

@@ -60,6 +60,7 @@ mod bool;
 mod float;
 mod int;
 mod module;
+mod qtensor;
 
 use alloc::vec::Vec;
 use core::ops::Range;
@@ -80,6 +81,7 @@ pub trait DeviceKernels:
         FloatTensorPrimitive = <Self as DeviceKernels>::Tensor,
         IntTensorPrimitive = <Self as DeviceKernels>::Tensor,
         BoolTensorPrimitive = <Self as DeviceKernels>::Tensor,
+        QuantizedTensorPrimitive = <Self as DeviceKernels>::Tensor,
     >
 {
     /// The one primitive of every tensor kind.

@@ -7,8 +7,9 @@ use std::vec::Vec;
 use burn_tensor::{Bool, Device, Int, Tensor};
 
 use super::param::reparameterization::{ApplyReparameterization, Materialize};
+use super::quantize::{QuantizeWeights, Quantizer};
 use super::training::{Trainability, Training, Validation};
-use super::{Flag, Lora, Param, ParamGroup, Reparameterizer};
+use super::{Flag, Lora, ModulePath, Param, ParamGroup, Reparameterizer};
 use crate::record::{self, ModuleRecord, RecordError};
 
 /// The devices of a module's parameters, without duplicates.
@@ -135,6 +136,24 @@ pub trait Module: Clone + Send + core::fmt::Debug {
     /// Makes every float parameter trainable and turns every flag on.
     fn unfreeze(self) -> Self {
         self.map(&mut Trainability::all(true, None))
+    }
+
+    /// Quantizes the float parameters of the quantizer's group (all by
+    /// default) with its calibration and scheme (see [`Quantizer`]). The
+    /// quantized parameters are constants: they take no gradient.
+    fn quantize_weights(self, quantizer: &mut Quantizer) -> Self {
+        let group = quantizer.group.clone();
+        self.quantize_weights_group(quantizer, group)
+    }
+
+    /// [`quantize_weights`](Module::quantize_weights) for the parameters of
+    /// `group` (by id or path).
+    fn quantize_weights_group(self, quantizer: &mut Quantizer, group: ParamGroup) -> Self {
+        self.map(&mut QuantizeWeights {
+            quantizer,
+            group: &group,
+            path: ModulePath::default(),
+        })
     }
 
     /// [`freeze`](Module::freeze) for the parameters and flags of `group`

@@ -22,6 +22,7 @@ mod group;
 mod lora;
 mod param;
 mod path;
+mod quantize;
 mod training;
 
 pub use base::{AutodiffModule, Devices, Module, ModuleMapper, ModuleVisitor};
@@ -32,6 +33,7 @@ pub use param::{
     Flag, Param, ParamId, ParamMapper, Parameter, Reparameterization, Reparameterizer,
 };
 pub use path::ModulePath;
+pub use quantize::Quantizer;
 
 /// `#[derive(Module)]`: see the [`Module`](trait@Module) trait and the
 /// `burn-derive` crate.

@@ -197,9 +197,10 @@ fn deferred_entry(
     shape: Shape,
     read: Readback,
 ) -> burn_pack::Tensor {
-    // Saturating: an impossible length then fails the writer's own check
-    // (length against shape and dtype) with a message naming the tensor.
-    let byte_len = shape.num_elements().saturating_mul(dtype.size());
+    // An impossible length fails the writer's own check (length against
+    // shape and dtype) with a message naming the tensor. Quantized data is
+    // values then scales, hence the shape's byte count, not `size × n`.
+    let byte_len = shape.try_num_bytes(dtype).unwrap_or(usize::MAX);
     let declared = shape.clone();
     burn_pack::Tensor::deferred(path, dtype, shape, byte_len, move || {
         let data = read()?;

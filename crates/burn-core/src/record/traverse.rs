@@ -94,7 +94,7 @@ impl Kind {
 
     fn accepts(self, dtype: DType) -> bool {
         match self {
-            Kind::Float => dtype.is_float(),
+            Kind::Float => dtype.is_float() || dtype.is_quantized(),
             Kind::Int => dtype.is_int(),
             Kind::Bool => dtype.is_bool(),
         }

@@ -380,6 +380,7 @@ fn scalar_as(value: Scalar, dtype: DType) -> InputScalar {
         DType::U16 => InputScalar::new(value.elem::<u16>(), ty),
         DType::U8 => InputScalar::new(value.elem::<u8>(), ty),
         DType::Bool(_) => InputScalar::new(u32::from(value.to_bool()), dtype::storage(BOOL)),
+        DType::QFloat(scheme) => panic!("cube: no scalar of quantized dtype {scheme}"),
     }
 }
 

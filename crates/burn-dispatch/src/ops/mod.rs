@@ -15,4 +15,5 @@ mod bool;
 mod float;
 mod int;
 mod module;
+mod qtensor;
 mod transaction;

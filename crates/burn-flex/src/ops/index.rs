@@ -293,6 +293,7 @@ fn scalar_as<E: Pod>(value: Scalar, dtype: DType) -> E {
         DType::U16 => bits(value.elem::<u16>()),
         DType::U8 => bits(value.elem::<u8>()),
         DType::Bool(_) => bits(u8::from(value.to_bool())),
+        DType::QFloat(scheme) => panic!("flex: no scalar of quantized dtype {scheme}"),
     }
 }
 

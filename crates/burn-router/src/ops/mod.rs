@@ -15,6 +15,7 @@ pub(crate) mod float;
 pub(crate) mod int;
 pub(crate) mod module;
 pub(crate) mod numeric;
+pub(crate) mod qtensor;
 pub(crate) mod transaction;
 
 use alloc::sync::Arc;

@@ -19,6 +19,19 @@ use crate::Device;
 
 /// What a bridge tensor holds: a dispatch primitive tagged with its kind.
 #[derive(Clone, Debug)]
+pub(crate) enum Stored {
+    Float(DispatchTensor),
+    Int(DispatchTensor),
+    Bool(DispatchTensor),
+    /// A quantized float tensor (dtype `QFloat`): a float tensor of the
+    /// API whose values are packed.
+    QFloat(DispatchTensor),
+}
+
+/// A tensor as an operand of a compute op: quantized values are read as
+/// float (dequantized), since every op here returns float results from
+/// quantized inputs (Burn's `QuantPropagation::Inhibit`).
+#[derive(Clone, Debug)]
 pub(crate) enum BridgeTensorVariant {
     Float(DispatchTensor),
     Int(DispatchTensor),
@@ -31,42 +44,59 @@ pub(crate) enum BridgeTensorVariant {
 // A backend whose primitive outgrows it fails to compile here, by the
 // assertion of `obfuscate!`.
 burn_std::obfuscate! {
-    /// The opaque primitive of a `Tensor`: a float, int or bool tensor of
-    /// whichever backend holds it.
-    pub struct BridgeTensor(BridgeTensorVariant); size = 256, align = 16, clone
+    /// The opaque primitive of a `Tensor`: a float, int, bool or quantized
+    /// tensor of whichever backend holds it.
+    pub struct BridgeTensor(Stored); size = 256, align = 16, clone
 }
 
 impl BridgeTensor {
     pub(crate) fn float(t: DispatchTensor) -> Self {
-        Self::new(BridgeTensorVariant::Float(t))
+        Self::new(Stored::Float(t))
     }
 
     pub(crate) fn int(t: DispatchTensor) -> Self {
-        Self::new(BridgeTensorVariant::Int(t))
+        Self::new(Stored::Int(t))
     }
 
     pub(crate) fn bool(t: DispatchTensor) -> Self {
-        Self::new(BridgeTensorVariant::Bool(t))
+        Self::new(Stored::Bool(t))
     }
 
+    pub(crate) fn qfloat(t: DispatchTensor) -> Self {
+        Self::new(Stored::QFloat(t))
+    }
+
+    /// The tensor as an operand: quantized values dequantized to float.
     pub(crate) fn variant(self) -> BridgeTensorVariant {
+        use burn_backend::QTensorOps;
+        match self.into_inner() {
+            Stored::Float(t) => BridgeTensorVariant::Float(t),
+            Stored::Int(t) => BridgeTensorVariant::Int(t),
+            Stored::Bool(t) => BridgeTensorVariant::Bool(t),
+            Stored::QFloat(t) => BridgeTensorVariant::Float(burn_dispatch::Dispatch::dequantize(t)),
+        }
+    }
+
+    /// The stored primitive, quantized tensors as they are.
+    pub(crate) fn stored(self) -> Stored {
         self.into_inner()
+    }
+
+    /// Whether the values are quantized.
+    pub(crate) fn is_quantized(&self) -> bool {
+        matches!(self.get(), Stored::QFloat(_))
     }
 
     fn dispatch(&self) -> &DispatchTensor {
         match self.get() {
-            BridgeTensorVariant::Float(t)
-            | BridgeTensorVariant::Int(t)
-            | BridgeTensorVariant::Bool(t) => t,
+            Stored::Float(t) | Stored::Int(t) | Stored::Bool(t) | Stored::QFloat(t) => t,
         }
     }
 
     /// The primitive, whatever its kind.
     pub(crate) fn into_dispatch(self) -> DispatchTensor {
         match self.into_inner() {
-            BridgeTensorVariant::Float(t)
-            | BridgeTensorVariant::Int(t)
-            | BridgeTensorVariant::Bool(t) => t,
+            Stored::Float(t) | Stored::Int(t) | Stored::Bool(t) | Stored::QFloat(t) => t,
         }
     }
 
@@ -79,9 +109,9 @@ impl BridgeTensor {
     /// `"float"`, `"int"` or `"bool"`.
     pub(crate) fn kind_name(&self) -> &'static str {
         match self.get() {
-            BridgeTensorVariant::Float(_) => "float",
-            BridgeTensorVariant::Int(_) => "int",
-            BridgeTensorVariant::Bool(_) => "bool",
+            Stored::Float(_) | Stored::QFloat(_) => "float",
+            Stored::Int(_) => "int",
+            Stored::Bool(_) => "bool",
         }
     }
 

@@ -120,6 +120,14 @@ fn elem_formatter(data: &TensorData, precision: Option<usize>) -> ElemFormatter<
             let values = data.bytes.as_slice_of::<u32>();
             Box::new(move |i| format!("{}", values[i] != 0))
         }
+        // Quantized values are shown as the floats they stand for.
+        DType::QFloat(_) => {
+            let values: Vec<f32> = data.iter::<f32>().collect();
+            match precision {
+                Some(p) => Box::new(move |i| format!("{:.p$}", values[i])),
+                None => Box::new(move |i| format!("{:?}", values[i])),
+            }
+        }
     }
 }
 

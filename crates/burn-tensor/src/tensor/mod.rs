@@ -7,6 +7,7 @@ pub(crate) mod error;
 mod kind;
 pub mod module;
 mod overload;
+pub mod quantization;
 mod read_error;
 pub mod slice;
 

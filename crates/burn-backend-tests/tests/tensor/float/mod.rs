@@ -2,3 +2,4 @@
 
 mod module;
 mod ops;
+mod quantization;

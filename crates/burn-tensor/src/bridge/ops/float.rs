@@ -1,11 +1,12 @@
 //! Float-only forwarding, and the activation functions.
 
-use burn_backend::{ActivationOps, BoolTensorOps, FloatTensorOps, TensorMetadata};
+use burn_backend::{ActivationOps, BoolTensorOps, FloatTensorOps, QTensorOps, TensorMetadata};
 use burn_dispatch::{Dispatch, DispatchTensor};
-use burn_std::{Scalar, Shape};
+use burn_std::quantization::QuantScheme;
+use burn_std::{DType, Scalar, Shape};
 
 use super::kind_mismatch;
-use crate::bridge::{BridgeTensor, BridgeTensorVariant as V};
+use crate::bridge::{BridgeTensor, BridgeTensorVariant as V, Stored};
 
 /// Unwraps a float operand.
 #[track_caller]
@@ -30,8 +31,72 @@ fn float_pair(op: &str, lhs: BridgeTensor, rhs: BridgeTensor) -> (DispatchTensor
 }
 
 pub(crate) fn matmul(lhs: BridgeTensor, rhs: BridgeTensor) -> BridgeTensor {
+    // A quantized right operand (a weight) goes to the backend's quantized
+    // matmul, which may never materialize its float values.
+    if rhs.is_quantized() && !lhs.is_quantized() {
+        let a = float("matmul", lhs);
+        return BridgeTensor::float(Dispatch::q_matmul_rhs(a, rhs.into_dispatch()));
+    }
     let (a, b) = float_pair("matmul", lhs, rhs);
     BridgeTensor::float(Dispatch::float_matmul(a, b))
+}
+
+// -------------------------------------------------------------- quantization
+
+/// Checks that `scheme` can quantize `t` (its block tiles the shape, its
+/// packing is one the codec lays out, the backend holds the dtype).
+#[track_caller]
+fn check_quantizable(op: &str, t: &BridgeTensor, scheme: &QuantScheme) {
+    use burn_backend::Backend;
+    let shape = t.shape();
+    if let Err(err) = burn_std::quantization::check_scheme(scheme, &shape) {
+        panic!("{op}: {err}");
+    }
+    let device = t.device();
+    if !Dispatch::supports_dtype(device.dispatch(), DType::QFloat(*scheme)) {
+        panic!(
+            "{op}: backend {} cannot hold shape {shape} quantized with scheme {scheme}",
+            super::backend_name(t)
+        );
+    }
+}
+
+/// `t` quantized with `scheme` and the given scales.
+#[track_caller]
+pub(crate) fn quantize(
+    t: BridgeTensor,
+    scheme: &QuantScheme,
+    scales: BridgeTensor,
+    global: Option<BridgeTensor>,
+) -> BridgeTensor {
+    let op = "quantize";
+    check_quantizable(op, &t, scheme);
+    let expected = burn_std::quantization::params_shape(&t.shape(), scheme).num_elements();
+    let found = scales.shape().num_elements();
+    if expected != found {
+        panic!(
+            "{op}: scheme {scheme} on shape {} needs {expected} scales, got shape {}",
+            t.shape(),
+            scales.shape()
+        );
+    }
+    let x = float(op, t);
+    let scales = float(op, scales);
+    let global = global.map(|g| float(op, g));
+    BridgeTensor::qfloat(Dispatch::quantize(x, scheme, scales, global))
+}
+
+/// `t` quantized with `scheme`, scales by min-max calibration.
+#[track_caller]
+pub(crate) fn quantize_dynamic(t: BridgeTensor, scheme: &QuantScheme) -> BridgeTensor {
+    let op = "quantize_dynamic";
+    check_quantizable(op, &t, scheme);
+    BridgeTensor::qfloat(Dispatch::quantize_dynamic(float(op, t), scheme))
+}
+
+/// The float values of `t` (itself when it is not quantized).
+pub(crate) fn dequantize(t: BridgeTensor) -> BridgeTensor {
+    BridgeTensor::float(float("dequantize", t))
 }
 
 /// One forwarding function per element-wise float op of the backend.
@@ -68,13 +133,21 @@ float_unary! {
     floor => float_floor,
     ceil => float_ceil,
     trunc => float_trunc,
-    detach => float_detach,
     // activations the backend may override
     relu => relu,
     gelu => gelu,
     sigmoid => sigmoid,
     log_sigmoid => log_sigmoid,
     silu => silu,
+}
+
+/// The tensor cut from the autodiff graph; a quantized tensor, never in
+/// one, is returned as it is.
+pub(crate) fn detach(t: BridgeTensor) -> BridgeTensor {
+    if t.is_quantized() {
+        return t;
+    }
+    BridgeTensor::float(Dispatch::float_detach(float("detach", t)))
 }
 
 pub(crate) fn atan2(lhs: BridgeTensor, rhs: BridgeTensor) -> BridgeTensor {
@@ -182,8 +255,8 @@ pub(crate) fn set_require_grad(t: BridgeTensor, require_grad: bool) -> BridgeTen
 
 pub(crate) fn is_require_grad(t: &BridgeTensor) -> bool {
     match t.get() {
-        V::Float(x) => Dispatch::float_is_require_grad(x),
-        _ => false,
+        Stored::Float(x) => Dispatch::float_is_require_grad(x),
+        Stored::Int(_) | Stored::Bool(_) | Stored::QFloat(_) => false,
     }
 }
 

@@ -11,14 +11,14 @@ pub(crate) mod int;
 pub(crate) mod numeric;
 pub(crate) mod pool;
 
-use burn_backend::{BoolTensorOps, FloatTensorOps, IntTensorOps};
+use burn_backend::{BoolTensorOps, FloatTensorOps, IntTensorOps, QTensorOps};
 use burn_dispatch::Dispatch;
 use std::vec::Vec;
 
 use burn_backend::TensorMetadata;
 use burn_std::{DType, Scalar, Shape, Slice, TensorData};
 
-use super::{BridgeTensor, BridgeTensorVariant as V};
+use super::{BridgeTensor, BridgeTensorVariant as V, Stored};
 use crate::Device;
 
 /// Runs the float, int or bool expression for the operand's kind and tags the
@@ -62,9 +62,10 @@ pub(crate) fn creation_dtype(kind: Kind, device: &Device, dtype: Option<DType>) 
 
 pub(crate) fn device(t: &BridgeTensor) -> Device {
     let device = match t.get() {
-        V::Float(x) => Dispatch::float_device(x),
-        V::Int(x) => Dispatch::int_device(x),
-        V::Bool(x) => Dispatch::bool_device(x),
+        Stored::Float(x) => Dispatch::float_device(x),
+        Stored::Int(x) => Dispatch::int_device(x),
+        Stored::Bool(x) => Dispatch::bool_device(x),
+        Stored::QFloat(x) => Dispatch::q_device(x),
     };
     Device::from_dispatch(device)
 }
@@ -76,13 +77,28 @@ pub(crate) fn from_data(
     device: &Device,
     dtype: Option<DType>,
 ) -> BridgeTensor {
+    let d = device.dispatch();
+    // Quantized data (or data asked to be quantized) makes a quantized
+    // float tensor.
+    let quantized = match dtype {
+        None => data.dtype.is_quantized(),
+        Some(dtype) => dtype.is_quantized(),
+    };
+    if kind == Kind::Float && quantized {
+        let dtype = dtype.unwrap_or(data.dtype);
+        let data = if data.dtype == dtype {
+            data
+        } else {
+            data.convert_dtype(dtype)
+        };
+        return BridgeTensor::qfloat(Dispatch::q_from_data(data, d));
+    }
     let dtype = creation_dtype(kind, device, dtype);
     let data = if data.dtype == dtype {
         data
     } else {
         data.convert_dtype(dtype)
     };
-    let d = device.dispatch();
     match kind {
         Kind::Float => BridgeTensor::float(Dispatch::float_from_data(data, d)),
         Kind::Int => BridgeTensor::int(Dispatch::int_from_data(data, d)),
@@ -90,16 +106,22 @@ pub(crate) fn from_data(
     }
 }
 
+/// The tensor's data; a quantized tensor's is its packed bytes (dtype
+/// `QFloat`), which `TensorData::dequantize` reads as float.
 pub(crate) fn into_data(t: BridgeTensor) -> Result<TensorData, burn_backend::ExecutionError> {
-    match t.variant() {
-        V::Float(x) => Dispatch::float_into_data(x),
-        V::Int(x) => Dispatch::int_into_data(x),
-        V::Bool(x) => Dispatch::bool_into_data(x),
+    match t.stored() {
+        Stored::Float(x) => Dispatch::float_into_data(x),
+        Stored::Int(x) => Dispatch::int_into_data(x),
+        Stored::Bool(x) => Dispatch::bool_into_data(x),
+        Stored::QFloat(x) => Dispatch::q_into_data(x),
     }
 }
 
 pub(crate) fn to_device(t: BridgeTensor, device: &Device) -> BridgeTensor {
     let d = device.dispatch();
+    if t.is_quantized() {
+        return BridgeTensor::qfloat(Dispatch::q_to_device(t.into_dispatch(), d));
+    }
     by_kind!(t, |x|
         float => Dispatch::float_to_device(x, d),
         int => Dispatch::int_to_device(x, d),
@@ -108,6 +130,13 @@ pub(crate) fn to_device(t: BridgeTensor, device: &Device) -> BridgeTensor {
 }
 
 pub(crate) fn reshape(t: BridgeTensor, shape: Shape) -> BridgeTensor {
+    // A quantized tensor stays quantized while its scheme's blocks tile
+    // the new shape; otherwise the reshape is of its float values.
+    if let DType::QFloat(scheme) = t.dtype()
+        && burn_std::quantization::check_scheme(&scheme, &shape).is_ok()
+    {
+        return BridgeTensor::qfloat(Dispatch::q_reshape(t.into_dispatch(), shape));
+    }
     by_kind!(t, |x|
         float => Dispatch::float_reshape(x, shape),
         int => Dispatch::int_reshape(x, shape),
@@ -216,9 +245,10 @@ pub(crate) fn full_like(like: &BridgeTensor, shape: Shape, value: Scalar) -> Bri
     let dtype = like.dtype();
     let d = device.dispatch();
     match like.get() {
-        V::Float(_) => BridgeTensor::float(Dispatch::float_full(shape, value, d, dtype)),
-        V::Int(_) => BridgeTensor::int(Dispatch::int_full(shape, value, d, dtype)),
-        V::Bool(_) => BridgeTensor::bool(Dispatch::bool_full(shape, value.to_bool(), d)),
+        Stored::Float(_) => BridgeTensor::float(Dispatch::float_full(shape, value, d, dtype)),
+        Stored::QFloat(_) => BridgeTensor::float(Dispatch::float_full(shape, value, d, DType::F32)),
+        Stored::Int(_) => BridgeTensor::int(Dispatch::int_full(shape, value, d, dtype)),
+        Stored::Bool(_) => BridgeTensor::bool(Dispatch::bool_full(shape, value.to_bool(), d)),
     }
 }
 
@@ -309,7 +339,10 @@ pub(crate) fn cat(tensors: Vec<BridgeTensor>, dim: usize) -> BridgeTensor {
         if t.kind_name() != kind {
             kind_mismatch("cat", kind, t.kind_name());
         }
-        prims.push(t.into_dispatch());
+        // Quantized tensors join as their float values.
+        prims.push(match t.variant() {
+            V::Float(x) | V::Int(x) | V::Bool(x) => x,
+        });
     }
     match kind {
         "float" => BridgeTensor::float(Dispatch::float_cat(prims, dim)),

@@ -6,14 +6,14 @@
 //! different dtypes are aligned by casting the right operand to the left
 //! operand's dtype, since backends expect both operands to share one.
 
-use burn_backend::{FloatTensorOps, IntTensorOps, TensorMetadata};
+use burn_backend::{FloatTensorOps, IntTensorOps, QTensorOps, TensorMetadata};
 use burn_dispatch::{Dispatch, DispatchTensor};
 use burn_std::{DType, Distribution, Scalar, Shape};
 
 use super::int::int;
 use super::{Kind, creation_dtype, kind_mismatch};
 use crate::Device;
-use crate::bridge::{BridgeTensor, BridgeTensorVariant as V};
+use crate::bridge::{BridgeTensor, BridgeTensorVariant as V, Stored};
 
 type Unary = fn(DispatchTensor) -> DispatchTensor;
 type Binary = fn(DispatchTensor, DispatchTensor) -> DispatchTensor;
@@ -221,19 +221,26 @@ pub(crate) fn remainder_scalar(t: BridgeTensor, s: Scalar) -> BridgeTensor {
 fn full_like(op: &str, t: &BridgeTensor, s: Scalar) -> BridgeTensor {
     let (shape, dtype) = (t.shape(), t.dtype());
     match t.get() {
-        V::Float(x) => BridgeTensor::float(Dispatch::float_full(
+        Stored::Float(x) => BridgeTensor::float(Dispatch::float_full(
             shape,
             s,
             &Dispatch::float_device(x),
             dtype,
         )),
-        V::Int(x) => BridgeTensor::int(Dispatch::int_full(
+        // The float result of an op on quantized values is f32.
+        Stored::QFloat(x) => BridgeTensor::float(Dispatch::float_full(
+            shape,
+            s,
+            &Dispatch::q_device(x),
+            DType::F32,
+        )),
+        Stored::Int(x) => BridgeTensor::int(Dispatch::int_full(
             shape,
             s,
             &Dispatch::int_device(x),
             dtype,
         )),
-        V::Bool(_) => not_numeric(op),
+        Stored::Bool(_) => not_numeric(op),
     }
 }
 

@@ -44,6 +44,12 @@ fn float_dispatch<const D: usize>(tensor: &Tensor<D, Float>) -> burn_dispatch::D
 }
 
 fn require_grad_impl(primitive: BridgeTensor, require_grad: bool) -> BridgeTensor {
+    if primitive.is_quantized() {
+        if require_grad {
+            panic!("require_grad: a quantized tensor takes no gradient (dequantize it first)");
+        }
+        return primitive;
+    }
     let tensor = primitive.into_dispatch();
     if require_grad && ad::tensor_mode(&tensor).is_none() {
         panic!(
@@ -98,12 +104,19 @@ impl<const D: usize> Tensor<D, Float> {
     /// As [`autodiff`](Self::autodiff), with the given checkpointing strategy
     /// for a tensor that had no context.
     pub fn autodiff_with_checkpointing(self, checkpointing: Checkpointing) -> Self {
+        // Quantized tensors are constants: they never join a graph.
+        if self.primitive.is_quantized() {
+            return self;
+        }
         let tensor = self.primitive.into_dispatch();
         Self::from_bridge(BridgeTensor::float(ad::enable(tensor, checkpointing)))
     }
 
     /// The same values without any autodiff context.
     pub fn without_autodiff(self) -> Self {
+        if self.primitive.is_quantized() {
+            return self;
+        }
         let tensor = self.primitive.into_dispatch();
         Self::from_bridge(BridgeTensor::float(ad::disable(tensor)))
     }

@@ -869,7 +869,7 @@ enum Fill {
 fn check_creation_dtype(kind: Kind, dtype: Option<DType>) -> Result<(), String> {
     let Some(dtype) = dtype else { return Ok(()) };
     let ok = match kind {
-        Kind::Float => dtype.is_float(),
+        Kind::Float => dtype.is_float() || dtype.is_quantized(),
         Kind::Int => dtype.is_int(),
         Kind::Bool => dtype.is_bool(),
     };
