@@ -93,6 +93,31 @@ def unary_2d(n, nbytes, op):
     return "memory", float(nbytes), setup
 
 
+def matvec(k, n, scheme):
+    # PyTorch's CPU counterparts of a weight-only quantized matvec: the f32
+    # product, int8 dynamic quantization (FBGEMM/oneDNN's int8 Linear:
+    # activations quantized too) for q8, and for q4 the dequantize-then-
+    # matmul route (no weight-only 4-bit CPU kernel in eager PyTorch).
+    def setup():
+        x = uniform(1, k)
+        w = uniform(k, n) - 0.5
+        if scheme is None:
+            return lambda: x @ w
+        if scheme == "q8":
+            lin = torch.nn.Linear(k, n, bias=False)
+            with torch.no_grad():
+                lin.weight.copy_(w.t())
+            qlin = torch.ao.quantization.quantize_dynamic(lin, {torch.nn.Linear}, dtype=torch.qint8)
+            return lambda: qlin(x)
+        # q4 per block of 32 along n, int8 storage of the 4-bit codes.
+        blocks = w.reshape(k, n // 32, 32)
+        scale = blocks.abs().amax(dim=-1, keepdim=True) / 7
+        codes = torch.clamp(torch.round(blocks / scale), -7, 7).to(torch.int8)
+        return lambda: x @ (codes.to(torch.float32) * scale).reshape(k, n)
+
+    return "memory", float(4 * k * n), setup
+
+
 def add_tiny(autodiff):
     def setup():
         a, b = uniform(8, 8).requires_grad_(autodiff), uniform(8, 8).requires_grad_(autodiff)
@@ -220,6 +245,9 @@ WORKLOADS = {
     "sum_dim_last_f32_4096x4096": unary_2d(
         N, 4 * ELEMENTS + 4 * N, lambda x: x.sum(dim=-1, keepdim=True)
     ),
+    "matvec_f32_1x4096x4096": matvec(N, N, None),
+    "matvec_q8_b32_1x4096x4096": matvec(N, N, "q8"),
+    "matvec_q4_b32_1x4096x4096": matvec(N, N, "q4"),
     "add_f32_8x8": add_tiny(False),
     "add_f32_8x8_autodiff": add_tiny(True),
     # The router and capture rows of the Rust suite are read against the

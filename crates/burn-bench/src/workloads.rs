@@ -10,6 +10,7 @@ use burn::optim::AdamConfig;
 use burn::prelude::*;
 use burn::tensor::activation::softmax;
 use burn::tensor::module::{ConvOptions, conv2d};
+use burn::tensor::quantization::{QuantScheme, QuantStore, QuantValue, ScaleDtype};
 use serde::{Deserialize, Serialize};
 
 use crate::mlp::{self, Mlp};
@@ -132,6 +133,30 @@ fn unary_2d(name: &'static str, n: usize, bytes: f64, op: fn(Tensor<2>) -> Tenso
         let x = uniform([n, n], device);
         Box::new(move || vec![op(x.clone()).into_data()])
     })
+}
+
+/// A weight-only quantized (or f32) matrix-vector product: `[1, k] @ [k, n]`,
+/// the decoding step of a language model. The work is the weight's bytes
+/// in f32 (the rate is read against the same amount for every scheme, so
+/// rates compare as inverse times).
+fn matvec(name: &'static str, k: usize, n: usize, scheme: Option<QuantScheme>) -> Workload {
+    Workload::new(name, Kind::Memory, (4 * k * n) as f64, move |device| {
+        let x = uniform([1, k], device);
+        let w = uniform([k, n], device).sub_scalar(0.5);
+        let w = match scheme {
+            Some(scheme) => w.quantize_dynamic(&scheme),
+            None => w,
+        };
+        Box::new(move || vec![x.clone().matmul(w.clone()).into_data()])
+    })
+}
+
+/// `scheme` values per block of 32, f32 scales.
+fn blocks_of_32(value: QuantValue, store: QuantStore) -> QuantScheme {
+    QuantScheme::default()
+        .with_value(value)
+        .with_store(store)
+        .per_block([32], ScaleDtype::F32)
 }
 
 fn add_tiny(name: &'static str, autodiff: bool) -> Workload {
@@ -285,6 +310,19 @@ pub fn all() -> Vec<Workload> {
             N,
             (4 * elements + 4 * N) as f64,
             sum_last,
+        ),
+        matvec("matvec_f32_1x4096x4096", N, N, None),
+        matvec(
+            "matvec_q8_b32_1x4096x4096",
+            N,
+            N,
+            Some(blocks_of_32(QuantValue::Q8S, QuantStore::Native)),
+        ),
+        matvec(
+            "matvec_q4_b32_1x4096x4096",
+            N,
+            N,
+            Some(blocks_of_32(QuantValue::Q4S, QuantStore::PackedU32(0))),
         ),
         add_tiny("add_f32_8x8", false),
         add_tiny("add_f32_8x8_autodiff", true),

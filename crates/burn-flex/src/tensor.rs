@@ -214,6 +214,22 @@ impl FlexTensor {
         self.buffer.as_slice_of::<E>()
     }
 
+    /// The bytes of a quantized tensor (packed values, then scales; always
+    /// contiguous from the buffer's start).
+    pub fn quantized_bytes(&self) -> &[u8] {
+        assert!(
+            self.dtype.is_quantized(),
+            "flex: quantized_bytes of a {} tensor",
+            self.dtype
+        );
+        let n = self
+            .layout
+            .shape()
+            .try_num_bytes(self.dtype)
+            .unwrap_or_else(|err| size_panic(err));
+        &self.buffer.as_slice()[..n]
+    }
+
     /// The elements in logical order, when the layout is contiguous.
     pub fn contiguous_slice<E: Pod>(&self) -> Option<&[E]> {
         let range = self.layout.contiguous_range()?;

@@ -203,6 +203,14 @@ pub trait MatmulKernels: DeviceKernels {
     /// The product over the last two dims of float or int tensors, batch
     /// dims broadcast.
     fn matmul(lhs: Self::Tensor, rhs: Self::Tensor) -> Self::Tensor;
+
+    /// `lhs @ rhs` for a float `lhs` and a quantized `rhs` (a weight),
+    /// computed on the packed values, or `None` when this backend has no
+    /// kernel for the scheme or the layout (the product then runs on the
+    /// dequantized weight through [`matmul`](Self::matmul)).
+    fn quantized_matmul(_lhs: &Self::Tensor, _rhs: &Self::Tensor) -> Option<Self::Tensor> {
+        None
+    }
 }
 
 /// Reductions and scans of float and int tensors.

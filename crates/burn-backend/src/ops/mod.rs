@@ -26,7 +26,7 @@ pub use pool_options::{
     AttentionOptions, InterpolateMode, InterpolateOptions, PoolWindow, dims3, dims4,
     nonempty_spatial, pool_output_size, pool2d_output_shape,
 };
-pub use qtensor::{QTensorOps, reshape_keeps_blocks, scheme_of};
+pub use qtensor::{QTensorOps, matmul_dequantized, reshape_keeps_blocks, scheme_of};
 pub use transaction::{TransactionOps, TransactionPrimitive, TransactionPrimitiveData};
 pub use vocabulary::{
     ArgReduceOp, BinaryOp, BitwiseOp, BoolOp, CmpOp, CumOp, FloatBinaryOp, FloatUnaryOp,

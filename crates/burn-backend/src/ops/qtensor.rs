@@ -186,15 +186,23 @@ pub trait QTensorOps<B: Backend> {
     /// `lhs @ rhs` with a quantized right operand (a weight), as a float
     /// tensor: dequantized, then multiplied in float.
     fn q_matmul_rhs(lhs: FloatTensor<B>, rhs: QuantizedTensor<B>) -> FloatTensor<B> {
-        use crate::TensorMetadata;
-        let rhs = B::dequantize(rhs);
-        let rhs = if rhs.dtype() == lhs.dtype() {
-            rhs
-        } else {
-            B::float_cast(rhs, lhs.dtype())
-        };
-        B::float_matmul(lhs, rhs)
+        matmul_dequantized::<B>(lhs, rhs)
     }
+}
+
+/// `lhs @ rhs` on the dequantized `rhs`, cast to `lhs`'s dtype.
+pub fn matmul_dequantized<B: Backend>(
+    lhs: FloatTensor<B>,
+    rhs: QuantizedTensor<B>,
+) -> FloatTensor<B> {
+    use crate::TensorMetadata;
+    let rhs = B::dequantize(rhs);
+    let rhs = if rhs.dtype() == lhs.dtype() {
+        rhs
+    } else {
+        B::float_cast(rhs, lhs.dtype())
+    };
+    B::float_matmul(lhs, rhs)
 }
 
 /// Dequantizes, runs `f`, and quantizes again with the same scheme.

@@ -12,6 +12,7 @@ pub mod index;
 pub mod interpolate;
 pub mod matmul;
 pub mod pool;
+pub mod qmatmul;
 pub mod reduce;
 pub mod shape;
 pub mod softmax;

@@ -377,4 +377,8 @@ impl MatmulKernels for Flex {
             }),
         }
     }
+
+    fn quantized_matmul(lhs: &FlexTensor, rhs: &FlexTensor) -> Option<FlexTensor> {
+        crate::ops::qmatmul::quantized_matmul(lhs, rhs)
+    }
 }

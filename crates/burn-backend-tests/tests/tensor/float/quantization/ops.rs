@@ -94,3 +94,48 @@ fn layout_ops_keep_values() {
             tol,
         );
 }
+
+#[test]
+fn matmul_with_a_quantized_weight_agrees_with_the_dequantized_product() {
+    use burn::tensor::quantization::{QuantScheme, QuantStore, QuantValue, ScaleDtype};
+    let device = device();
+    // Several column tiles (one ragged), one and several rows, a batch dim.
+    let (k, n) = (48, 136);
+    let w: Vec<f32> = (0..k * n)
+        .map(|i| ((i * 29 % 97) as f32 - 48.0) / 31.0)
+        .collect();
+    let w = Tensor::<2>::from_data(TensorData::new(w, [k, n]), &device);
+    let schemes = [
+        q8_tensor(),
+        QuantScheme::default()
+            .with_value(QuantValue::Q8F)
+            .with_store(QuantStore::PackedU32(0))
+            .per_block([8], ScaleDtype::F16),
+        QuantScheme::default()
+            .with_value(QuantValue::Q4S)
+            .with_store(QuantStore::PackedU32(0))
+            .per_block([8], ScaleDtype::F32),
+        QuantScheme::default()
+            .with_value(QuantValue::Q4F)
+            .with_store(QuantStore::PackedU32(0))
+            .per_block([8], ScaleDtype::UE8M0)
+            .per_tensor(ScaleDtype::F32),
+    ];
+    for m in [1usize, 3] {
+        let x: Vec<f32> = (0..2 * m * k)
+            .map(|i| ((i * 13 % 23) as f32 - 11.0) / 7.0)
+            .collect();
+        let x = Tensor::<3>::from_data(TensorData::new(x, [2, m, k]), &device);
+        for scheme in schemes {
+            let q = w.clone().quantize_dynamic(&scheme);
+            let reference = x.clone().matmul(q.clone().dequantize().unsqueeze::<3>());
+            let y = x.clone().matmul(q.unsqueeze::<3>());
+            assert_eq!(y.dims(), [2, m, n]);
+            // Same weights, products summed in another order.
+            y.into_data().assert_approx_eq::<FloatElem>(
+                &reference.into_data(),
+                Tolerance::rel_abs(1e-3, 1e-3),
+            );
+        }
+    }
+}
