@@ -137,6 +137,9 @@ struct Torch {
     child: std::process::Child,
     stdin: std::process::ChildStdin,
     stdout: std::io::BufReader<std::process::ChildStdout>,
+    /// Seconds PyTorch took to build (allocate and initialise) its module,
+    /// outside its timings.
+    build_s: f64,
 }
 
 impl Torch {
@@ -156,8 +159,10 @@ impl Torch {
             child,
             stdin,
             stdout,
+            build_s: f64::NAN,
         };
-        torch.line(); // {"ready": true}: the module is built.
+        // {"ready": true, "build_s": …}: the module is built.
+        torch.build_s = torch.line()["build_s"].as_f64().unwrap_or(f64::NAN);
         torch
     }
 
@@ -271,6 +276,7 @@ fn main() {
             extra[i] = extra[i].max(e);
         }
     }
+    let torch_build_s = torch.build_s;
     drop(torch);
 
     let mb = |b: i64| b as f64 / (1 << 20) as f64;
@@ -302,4 +308,8 @@ fn main() {
             mb(extra[i])
         );
     }
+    println!(
+        "(outside the timings: PyTorch built its module in {torch_build_s:.2} s, once; Burn's {} fresh modules are lazy, nothing allocated until the load)",
+        args.runs * loads.len()
+    );
 }
