@@ -222,8 +222,8 @@ fn build(rows: usize, row_bytes: usize, fill: &Fill<'_>) -> io::Result<Bytes> {
     result.map(|()| bytes)
 }
 
-/// Bytes per task of a split copy: whole rows of about this size, claimed
-/// one at a time by the threads.
+/// Bytes per task of a split copy: whole rows of about this size (a huge
+/// page), claimed one at a time by the threads.
 const CHUNK: usize = 2 << 20;
 
 fn split(
@@ -240,18 +240,30 @@ fn split(
     if workers <= 1 {
         return fill(0, out);
     }
-    let chunks: Vec<_> = out
-        .chunks_mut(per * row_bytes)
-        .map(std::sync::Mutex::new)
-        .collect();
+    // Runs of whole rows, cut where possible on the 2 MiB boundaries of
+    // the output's address (the huge pages `advise_huge_pages` asked for),
+    // so that two threads never fault on one page at once, one waiting
+    // while the other's fault clears it.
+    let begin = out.as_ptr() as usize;
+    let mut chunks = Vec::new();
+    let (mut rest, mut first) = (out, 0);
+    while !rest.is_empty() {
+        let at = begin + first * row_bytes;
+        let boundary = (at + 1).next_multiple_of(CHUNK) - at;
+        let take = (boundary / row_bytes).max(1).min(rest.len() / row_bytes);
+        let (chunk, tail) = rest.split_at_mut(take * row_bytes);
+        chunks.push((first, std::sync::Mutex::new(chunk)));
+        (rest, first) = (tail, first + take);
+    }
     run_tasks(
         workers,
         chunks.len(),
         || (),
         |(), i| {
             // Each index is claimed once, so the lock is never contended.
-            let mut chunk = chunks[i].lock().unwrap_or_else(|e| e.into_inner());
-            fill(i * per, &mut chunk)
+            let (first, chunk) = &chunks[i];
+            let mut chunk = chunk.lock().unwrap_or_else(|e| e.into_inner());
+            fill(*first, &mut chunk)
         },
     )
 }
