@@ -70,7 +70,8 @@ pub(crate) struct Buffer {
 pub(crate) enum BufferBytes {
     /// A mapped file, and the file: tensors are read from the file with
     /// `pread` where that is faster (see `copy.rs`), headers through the
-    /// map.
+    /// map. (Elsewhere than Unix the file is only kept open.)
+    #[cfg_attr(not(unix), allow(dead_code))]
     Mapped(memmap2::Mmap, std::fs::File),
     Owned(Bytes),
     Static(&'static [u8]),
