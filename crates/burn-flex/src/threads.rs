@@ -18,7 +18,7 @@
 //! runs waits for it to finish, then runs as usual.
 //!
 //! The thread count is `BURN_FLEX_THREADS` when set, else every available
-//! core; [`with_threads`] changes how ops split their work on the calling
+//! core (`burn_std::threads::budget`, shared with burn-store's copies); [`with_threads`] changes how ops split their work on the calling
 //! thread (`1`: no parallel work at all).
 
 use core::sync::atomic::{AtomicUsize, Ordering::SeqCst};
@@ -125,11 +125,8 @@ mod pool {
     fn pool() -> &'static Pool {
         static POOL: OnceLock<&'static Pool> = OnceLock::new();
         POOL.get_or_init(|| {
-            let threads = std::env::var("BURN_FLEX_THREADS")
-                .ok()
-                .and_then(|v| v.trim().parse::<usize>().ok())
-                .filter(|&n| n > 0)
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            // The one setting shared with the other crates that start threads.
+            let threads = burn_std::threads::budget();
             let pool: &'static Pool = Box::leak(Box::new(Pool {
                 threads,
                 busy: AtomicBool::new(false),

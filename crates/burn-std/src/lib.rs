@@ -48,6 +48,8 @@
 //!   (element or byte count past `isize::MAX`, a refused allocation).
 //! * `config` (`std`): `BurnConfig`, the run-time configuration read
 //!   from `burn.toml` (parsed and handed out; nothing acts on it yet).
+//! * `threads` (`std`): the thread budget (`BURN_FLEX_THREADS`, else every
+//!   core) that Flex's pool and burn-store's copies share.
 //!
 //! ## Re-exports
 //!
@@ -80,6 +82,8 @@ mod relaxed;
 pub mod scalar;
 pub mod shape;
 pub mod slice;
+#[cfg(feature = "std")]
+pub mod threads;
 pub mod tolerance;
 
 pub use bytemuck::Pod;

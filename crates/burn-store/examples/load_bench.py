@@ -3,6 +3,8 @@ and times `torch.load(mmap=True)` + `load_state_dict` on it.
 
     python load_bench.py generate DIR SIZE_MB
     python load_bench.py time DIR RUNS      # prints one JSON line
+    python load_bench.py serve DIR          # one timed load per "run" line on stdin,
+                                            # one JSON line each (interleaved rounds)
 """
 
 import json
@@ -50,19 +52,40 @@ def main():
         save_file(state, os.path.join(directory, "model.safetensors"))
         print(json.dumps({"layers": layers, "width": WIDTH}))
         return
-    runs = int(sys.argv[3])
     layers = len(torch.load(os.path.join(directory, "model.pt"), mmap=True)) // 2
+    # Built (allocated and initialised) before any load's timing starts;
+    # how long that took is reported beside it, for context.
+    start = time.perf_counter()
     net = model(layers)
-    times, extra = [], []
-    for _ in range(runs):
+    build_s = time.perf_counter() - start
+
+    def one():
+        """One timed load: the timer covers `torch.load(mmap=True)` and
+        `load_state_dict` (a copy into the resident parameters)."""
         reset_peak()
         before = status("VmRSS")
         start = time.perf_counter()
         state = torch.load(os.path.join(directory, "model.pt"), mmap=True)
         net.load_state_dict(state)
-        times.append(time.perf_counter() - start)
-        extra.append(status("VmHWM") - before)
+        elapsed = time.perf_counter() - start
+        extra = status("VmHWM") - before
         del state
+        return elapsed, extra
+
+    if command == "serve":
+        print(json.dumps({"ready": True, "build_s": build_s}), flush=True)
+        for line in sys.stdin:
+            if line.strip() != "run":
+                break
+            elapsed, extra = one()
+            print(json.dumps({"s": elapsed, "peak_extra_bytes": extra}), flush=True)
+        return
+    runs = int(sys.argv[3])
+    times, extra = [], []
+    for _ in range(runs):
+        elapsed, peak = one()
+        times.append(elapsed)
+        extra.append(peak)
     print(json.dumps({"median_s": statistics.median(times), "times_s": times, "peak_extra_bytes": max(extra)}))
 
 

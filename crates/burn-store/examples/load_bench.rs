@@ -9,7 +9,10 @@
 //!
 //! The files (a stack of `nn.Linear(4096, 4096)`, `size-mb` in f32) are
 //! written once into `--dir` by `load_bench.py` (PyTorch's `.pt` and
-//! SafeTensors) and by this program (burnpack). Each timing starts from a
+//! SafeTensors) and by this program (burnpack). PyTorch's loads and ours
+//! alternate, one of each per round, so a shared machine's slow minutes
+//! fall on both sides; "round ratio" is the median of each round's ratio
+//! to that round's PyTorch load. Each timing starts from a
 //! freshly built module, whose parameters are lazy, and ends when every
 //! parameter holds its data; the PyTorch module is built before its timing
 //! starts. Peak memory: the kernel's high-water mark is reset before each
@@ -111,23 +114,85 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-/// Times `load` `runs` times, each into a fresh module; (median seconds,
-/// largest peak beyond the module, in bytes).
-fn time(runs: usize, layers: usize, device: &Device, mut load: impl FnMut(&mut Mlp)) -> (f64, i64) {
-    let mut times = Vec::new();
-    let mut extra = 0i64;
-    for _ in 0..runs {
-        let mut model = Mlp::new(layers, device);
-        reset_peak();
-        let before = status("VmRSS");
-        let start = Instant::now();
-        load(&mut model);
-        times.push(start.elapsed().as_secs_f64());
-        let peak = status("VmHWM") as i64 - before as i64 - Mlp::bytes(layers) as i64;
-        extra = extra.max(peak);
-        drop(model);
+/// A load of the state dict into a module.
+type Load<'a> = dyn Fn(&mut Mlp) + 'a;
+
+/// One load into a fresh module: (seconds, peak beyond the module, in
+/// bytes).
+fn once(layers: usize, device: &Device, load: &Load<'_>) -> (f64, i64) {
+    let mut model = Mlp::new(layers, device);
+    reset_peak();
+    let before = status("VmRSS");
+    let start = Instant::now();
+    load(&mut model);
+    let elapsed = start.elapsed().as_secs_f64();
+    let peak = status("VmHWM") as i64 - before as i64 - Mlp::bytes(layers) as i64;
+    drop(model);
+    (elapsed, peak)
+}
+
+/// PyTorch's side, kept running (`load_bench.py serve`), one timed load
+/// per request, so that its loads and ours alternate in the same minutes.
+struct Torch {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+    /// Seconds PyTorch took to build (allocate and initialise) its module,
+    /// outside its timings.
+    build_s: f64,
+}
+
+impl Torch {
+    fn start(args: &Args) -> Self {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/load_bench.py");
+        let mut child = Command::new(&args.python)
+            .arg(script)
+            .args(["serve", args.dir.to_str().unwrap()])
+            .env("BENCH_THREADS", "2")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("run the PyTorch side");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut torch = Self {
+            child,
+            stdin,
+            stdout,
+            build_s: f64::NAN,
+        };
+        // {"ready": true, "build_s": …}: the module is built.
+        torch.build_s = torch.line()["build_s"].as_f64().unwrap_or(f64::NAN);
+        torch
     }
-    (median(times), extra)
+
+    fn line(&mut self) -> serde_json::Value {
+        use std::io::BufRead;
+        let mut line = String::new();
+        self.stdout
+            .read_line(&mut line)
+            .expect("read load_bench.py");
+        serde_json::from_str(&line).unwrap_or_else(|_| panic!("load_bench.py said {line:?}"))
+    }
+
+    fn once(&mut self) -> (f64, i64) {
+        use std::io::Write;
+        writeln!(self.stdin, "run").unwrap();
+        self.stdin.flush().unwrap();
+        let v = self.line();
+        (
+            v["s"].as_f64().unwrap(),
+            v["peak_extra_bytes"].as_i64().unwrap(),
+        )
+    }
+}
+
+impl Drop for Torch {
+    fn drop(&mut self) {
+        use std::io::Write;
+        let _ = writeln!(self.stdin, "stop");
+        let _ = self.child.wait();
+    }
 }
 
 fn main() {
@@ -165,55 +230,86 @@ fn main() {
             .unwrap();
     }
 
-    let torch = python(
-        &args,
-        &["time", args.dir.to_str().unwrap(), &args.runs.to_string()],
-    );
-    let torch_s = torch["median_s"].as_f64().unwrap();
-    let torch_extra = torch["peak_extra_bytes"].as_i64().unwrap();
+    let pt_path = args.dir.join("model.pt");
+    let st_path = args.dir.join("model.safetensors");
+    let loads: [(&str, Box<Load>); 3] = [
+        (
+            "PytorchStore (.pt, transposed to Burn)",
+            Box::new(|m: &mut Mlp| {
+                let mut store =
+                    PytorchStore::from_file(&pt_path).with_key_remapping(remap.0, remap.1);
+                m.load_from(&mut store).unwrap();
+            }),
+        ),
+        (
+            "SafetensorsStore + PyTorchToBurnAdapter",
+            Box::new(|m: &mut Mlp| {
+                let mut store = SafetensorsStore::from_file(&st_path)
+                    .with_from_adapter(PyTorchToBurnAdapter)
+                    .with_key_remapping(remap.0, remap.1);
+                m.load_from(&mut store).unwrap();
+            }),
+        ),
+        (
+            "BurnpackStore (.bpk, Burn layout)",
+            Box::new(|m: &mut Mlp| {
+                m.load_from(&mut BurnpackStore::from_file(&bpk)).unwrap();
+            }),
+        ),
+    ];
 
-    let pt = time(args.runs, layers, &device, |m| {
-        let mut store =
-            PytorchStore::from_file(args.dir.join("model.pt")).with_key_remapping(remap.0, remap.1);
-        m.load_from(&mut store).unwrap();
-    });
-    let st = time(args.runs, layers, &device, |m| {
-        let mut store = SafetensorsStore::from_file(args.dir.join("model.safetensors"))
-            .with_from_adapter(PyTorchToBurnAdapter)
-            .with_key_remapping(remap.0, remap.1);
-        m.load_from(&mut store).unwrap();
-    });
-    let bp = time(args.runs, layers, &device, |m| {
-        m.load_from(&mut BurnpackStore::from_file(&bpk)).unwrap();
-    });
+    // Rounds: PyTorch once, then each store once, `runs` times over.
+    let mut torch = Torch::start(&args);
+    let mut torch_times = Vec::new();
+    let mut torch_extra = 0i64;
+    let mut times = vec![Vec::new(); loads.len()];
+    let mut ratios = vec![Vec::new(); loads.len()];
+    let mut extra = vec![0i64; loads.len()];
+    for _ in 0..args.runs {
+        let (t, e) = torch.once();
+        torch_times.push(t);
+        torch_extra = torch_extra.max(e);
+        for (i, (_, load)) in loads.iter().enumerate() {
+            let (s, e) = once(layers, &device, load.as_ref());
+            times[i].push(s);
+            ratios[i].push(s / t);
+            extra[i] = extra[i].max(e);
+        }
+    }
+    let torch_build_s = torch.build_s;
+    drop(torch);
 
     let mb = |b: i64| b as f64 / (1 << 20) as f64;
     let tensor_mb = mb((WIDTH * WIDTH * 4) as i64);
     println!(
-        "state dict: {layers} x Linear({WIDTH}, {WIDTH}), {:.0} MB f32; largest tensor {tensor_mb:.0} MB; {} runs, medians",
+        "state dict: {layers} x Linear({WIDTH}, {WIDTH}), {:.0} MB f32; largest tensor {tensor_mb:.0} MB; {} interleaved rounds, medians",
         mb(Mlp::bytes(layers) as i64),
         args.runs
     );
     println!(
-        "{:<44} {:>9} {:>10} {:>16}",
-        "load", "median", "vs torch", "peak beyond module"
+        "{:<44} {:>9} {:>10} {:>14} {:>16}",
+        "load", "median", "vs torch", "round ratio", "peak beyond module"
     );
+    let torch_s = median(torch_times);
     println!(
-        "{:<44} {:>7.3} s {:>10} {:>13.0} MB",
+        "{:<44} {:>7.3} s {:>10} {:>14} {:>13.0} MB",
         "torch.load(mmap=True) + load_state_dict",
         torch_s,
         "1.00",
+        "1.00",
         mb(torch_extra)
     );
-    for (name, (s, extra)) in [
-        ("PytorchStore (.pt, transposed to Burn)", pt),
-        ("SafetensorsStore + PyTorchToBurnAdapter", st),
-        ("BurnpackStore (.bpk, Burn layout)", bp),
-    ] {
+    for (i, (name, _)) in loads.iter().enumerate() {
+        let s = median(times[i].clone());
         println!(
-            "{name:<44} {s:>7.3} s {:>10.2} {:>13.0} MB",
+            "{name:<44} {s:>7.3} s {:>10.2} {:>14.2} {:>13.0} MB",
             s / torch_s,
-            mb(extra)
+            median(ratios[i].clone()),
+            mb(extra[i])
         );
     }
+    println!(
+        "(outside the timings: PyTorch built its module in {torch_build_s:.2} s, once; Burn's {} fresh modules are lazy, nothing allocated until the load)",
+        args.runs * loads.len()
+    );
 }

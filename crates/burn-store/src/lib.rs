@@ -24,8 +24,13 @@
 //! Nothing is read until it is needed. A store's tensors are views of the
 //! mapped file ([`StoreTensor`]); adapters compose onto them (a transpose
 //! or a split only changes strides and offsets); applying a tensor copies
-//! it once out of the map into the buffer the parameter then owns, and
-//! releases those pages. Saving collects each parameter as a lazy tensor
+//! it once into the buffer the parameter then owns: from a file on Unix
+//! with `pread` (a contiguous tensor straight into that buffer, a
+//! transposed one in strips through a small buffer and an in-register
+//! transpose), otherwise out of the map, whose pages are then released.
+//! The copies run on up to `burn_std::threads::budget()` threads
+//! (`BURN_FLEX_THREADS`, the budget Flex's pool uses); `copy.rs` says what
+//! each step costs and why. Saving collects each parameter as a lazy tensor
 //! read back from its device when the writer reaches it. Loading a large
 //! file into a freshly built (lazy) module therefore holds the module and
 //! about one tensor, not the file.

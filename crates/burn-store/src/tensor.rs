@@ -68,7 +68,11 @@ pub(crate) struct Buffer {
 }
 
 pub(crate) enum BufferBytes {
-    Mapped(memmap2::Mmap),
+    /// A mapped file, and the file: tensors are read from the file with
+    /// `pread` where that is faster (see `copy.rs`), headers through the
+    /// map. (Elsewhere than Unix the file is only kept open.)
+    #[cfg_attr(not(unix), allow(dead_code))]
+    Mapped(memmap2::Mmap, std::fs::File),
     Owned(Bytes),
     Static(&'static [u8]),
     /// One entry of a burnpack reader (its own slice of the pack).
@@ -106,12 +110,12 @@ impl Buffer {
         // mapped, the documented contract above.
         let map =
             unsafe { memmap2::Mmap::map(&file) }.map_err(|e| StoreError::io("map", path, e))?;
-        Ok(Self::new(origin, BufferBytes::Mapped(map)))
+        Ok(Self::new(origin, BufferBytes::Mapped(map, file)))
     }
 
     pub(crate) fn as_slice(&self) -> &[u8] {
         match &self.bytes {
-            BufferBytes::Mapped(map) => map,
+            BufferBytes::Mapped(map, _) => map,
             BufferBytes::Owned(bytes) => bytes,
             BufferBytes::Static(bytes) => bytes,
             BufferBytes::Pack(tensor) => tensor.bytes().unwrap_or(&[]),
@@ -122,6 +126,16 @@ impl Buffer {
         &self.origin
     }
 
+    /// Where `copy` reads the bytes from: the file itself where there is
+    /// one (Unix), else the bytes in memory.
+    fn source(&self) -> copy::Source<'_> {
+        match &self.bytes {
+            #[cfg(unix)]
+            BufferBytes::Mapped(map, file) => copy::Source::File { file, map },
+            _ => copy::Source::Memory(self.as_slice()),
+        }
+    }
+
     /// Tells the kernel that the pages of `range` of a mapped file were
     /// copied out and are not needed again soon, so that loading a large
     /// file keeps about one tensor of it resident rather than all of it.
@@ -129,7 +143,7 @@ impl Buffer {
     #[allow(unsafe_code)]
     fn release(&self, range: Range<usize>) {
         #[cfg(unix)]
-        if let BufferBytes::Mapped(map) = &self.bytes {
+        if let BufferBytes::Mapped(map, _) = &self.bytes {
             // Only whole pages inside the range: a page shared with the
             // next tensor would be faulted in again at once.
             const PAGE: usize = 4096;
@@ -318,7 +332,7 @@ impl StoreTensor {
     /// slices included), the producer's result for a lazy tensor.
     pub fn to_data(&self) -> Result<TensorData, StoreError> {
         let data = match &self.data {
-            Data::View(view) => view.read(&self.shape, self.dtype),
+            Data::View(view) => view.read(&self.shape, self.dtype)?,
             Data::Lazy(produce) => produce()?,
         };
         if data.dtype != self.dtype || data.shape.dims != self.shape.as_slice() {
@@ -501,17 +515,18 @@ impl From<burn_pack::Tensor> for StoreTensor {
 
 impl View {
     /// Copies the elements out, row-major.
-    fn read(&self, shape: &[usize], dtype: DType) -> TensorData {
+    fn read(&self, shape: &[usize], dtype: DType) -> Result<TensorData, StoreError> {
         let elem = dtype.size();
         let count: usize = shape.iter().product();
-        let src = self.buffer.as_slice();
-        let mut bytes = if count == 0 {
-            Bytes::zeroed(0)
+        let src = self.buffer.source();
+        let copied = if count == 0 {
+            Ok(Bytes::zeroed(0))
         } else if is_contiguous(shape, &self.strides) {
-            copy::contiguous(&src[self.offset..self.offset + count * elem])
+            copy::contiguous(&src, self.offset, count * elem)
         } else {
-            copy::strided(src, self.offset, shape, &self.strides, elem)
+            copy::strided(&src, self.offset, shape, &self.strides, elem)
         };
+        let mut bytes = copied.map_err(|e| StoreError::io("read", self.buffer.origin(), e))?;
         if count > 0 {
             // The whole span the view touched (for a strided view, a range
             // that covers it).
@@ -524,8 +539,8 @@ impl View {
                 *b = u8::from(*b != 0);
             }
         }
-        TensorData::from_bytes(bytes, shape.to_vec(), dtype)
-            .expect("the buffer was sized from the shape and dtype")
+        Ok(TensorData::from_bytes(bytes, shape.to_vec(), dtype)
+            .expect("the buffer was sized from the shape and dtype"))
     }
 }
 
