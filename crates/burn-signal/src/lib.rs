@@ -13,6 +13,8 @@
 //! | [`cfft`] | complex `(re, im)` | `n` bins, `(re, im)` |
 //! | [`ifft`] | complex `(re, im)` | `n` samples, `(re, im)`, scaled by `1/n` |
 //! | [`hann_window`], [`hamming_window`], [`blackman_window`] | `size`, `periodic` | `[size]` |
+//! | [`stft`] | `[batch, length]` | `[batch, n_frames, n_freqs, 2]` |
+//! | [`istft`] | `[batch, n_frames, n_freqs, 2]` | `[batch, length]` |
 //!
 //! ## Beyond Burn 0.23
 //!
@@ -23,6 +25,9 @@
 //! - **f64 at f64 accuracy.** f64 tensors are transformed in f64 with
 //!   twiddles computed from exact integer indices (error ~1e-15 of the
 //!   signal's scale, checked against NumPy); other float dtypes in f32.
+//! - **istft keeps the tail.** Given the original `length`, [`istft`]
+//!   recovers every sample, also when the length is not a multiple of the
+//!   hop; a sample that no window reaches is reported, never zero-filled.
 //!
 //! ## What it must not depend on
 //!
@@ -61,10 +66,14 @@
 //!
 //! - `fft`: the four transforms and, in `fft::kernel`, the host FFT
 //!   (radix-2, mixed radix, Bluestein).
+//! - `stft`: [`stft`] and [`istft`] with [`StftOptions`] (frames of
+//!   `rfft`/`irfft` on the host, overlap-add with window-envelope division).
 //! - `window`: the generalised cosine windows.
 
 mod fft;
+mod stft;
 mod window;
 
 pub use fft::{cfft, ifft, irfft, rfft};
+pub use stft::{StftOptions, istft, stft};
 pub use window::{blackman_window, hamming_window, hann_window};

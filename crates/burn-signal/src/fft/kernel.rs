@@ -276,11 +276,11 @@ impl<T: Real> Plan<T> {
 /// prime factor exceeds [`MAX_RADIX`].
 fn factorize(mut n: usize) -> Option<Vec<usize>> {
     let mut factors = Vec::new();
-    while n % 4 == 0 {
+    while n.is_multiple_of(4) {
         factors.push(4);
         n /= 4;
     }
-    if n % 2 == 0 {
+    if n.is_multiple_of(2) {
         factors.push(2);
         n /= 2;
     }
@@ -289,7 +289,7 @@ fn factorize(mut n: usize) -> Option<Vec<usize>> {
         if p > MAX_RADIX {
             return None;
         }
-        while n % p == 0 {
+        while n.is_multiple_of(p) {
             factors.push(p);
             n /= p;
         }
@@ -300,8 +300,7 @@ fn factorize(mut n: usize) -> Option<Vec<usize>> {
 
 fn radix2_in_place<T: Real>(data: &mut [Complex<T>], twiddles: &[Complex<T>], rev: &[usize]) {
     let n = data.len();
-    for i in 0..n {
-        let j = rev[i];
+    for (i, &j) in rev.iter().enumerate() {
         if i < j {
             data.swap(i, j);
         }

@@ -101,3 +101,61 @@ with open(out, "w") as fh:
     json.dump({"numpy": np.__version__, "fft": cases, "windows": windows}, fh)
     fh.write("\n")
 print(f"wrote {len(cases)} fft cases and {len(windows)} windows to {out}")
+
+# STFT references from PyTorch (NumPy has no STFT): written only when torch
+# is importable, to stft.json beside fft.json.
+try:
+    import torch
+except ImportError:
+    torch = None
+
+if torch is not None:
+    stft_cases = []
+    # (batch, length, n_fft, hop, win_length, center, onesided, window)
+    for batch, length, n_fft, hop, win, center, onesided, window in [
+        (1, 100, 16, 4, None, True, True, "hann"),
+        (2, 301, 32, 8, None, True, True, "hann"),  # length not a multiple of hop
+        (3, 50, 12, 5, 8, True, True, "hamming"),  # n_fft not a power of two, short window
+        (1, 97, 13, 3, None, False, True, "hann"),  # prime n_fft, no centring
+        (2, 40, 8, 2, None, True, False, "none"),  # two-sided, rectangular
+    ]:
+        for dtype in ["f64", "f32"]:
+            x = values((batch, length), dtype)
+            w = None
+            if window == "hann":
+                w = torch.hann_window(win or n_fft, periodic=True, dtype=torch.float64)
+            elif window == "hamming":
+                w = torch.hamming_window(win or n_fft, periodic=True, dtype=torch.float64)
+            s = torch.stft(
+                torch.from_numpy(x),
+                n_fft,
+                hop_length=hop,
+                win_length=win,
+                window=w,
+                center=center,
+                pad_mode="reflect",
+                onesided=onesided,
+                return_complex=True,
+            )
+            # torch: [batch, freqs, frames] complex -> [batch, frames, freqs, 2]
+            s = torch.view_as_real(s).permute(0, 2, 1, 3).numpy()
+            stft_cases.append(
+                {
+                    "dtype": dtype,
+                    "shape": [batch, length],
+                    "n_fft": n_fft,
+                    "hop": hop,
+                    "win_length": win,
+                    "center": center,
+                    "onesided": onesided,
+                    "window": None if w is None else flat(w.numpy()),
+                    "input": flat(x),
+                    "out_shape": list(s.shape),
+                    "output": flat(s),
+                }
+            )
+    out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "stft.json")
+    with open(out, "w") as fh:
+        json.dump({"torch": torch.__version__, "stft": stft_cases}, fh)
+        fh.write("\n")
+    print(f"wrote {len(stft_cases)} stft cases to {out}")
