@@ -18,7 +18,7 @@ pub(crate) mod kernel;
 
 use burn_std::{DType, TensorData};
 use burn_tensor::{AsIndex, Device, Tensor};
-use kernel::{Complex, Plan, Real, Work};
+use kernel::{Complex, Plan, Real, Work, twiddle};
 use std::vec;
 use std::vec::Vec;
 
@@ -352,6 +352,9 @@ impl Run {
     fn execute<T: Real>(&self, re: &[T], im: Option<&[T]>) -> (Vec<T>, Vec<T>) {
         let Lanes { outer, len, inner } = self.lanes;
         let (n, out_len) = (self.n_fft, self.out_len);
+        if n.is_multiple_of(2) && matches!(self.op, Op::Rfft | Op::Irfft) {
+            return self.execute_packed(re, im);
+        }
         let total = outer * out_len * inner;
         let mut out_re = vec![T::default(); total];
         let mut out_im = if self.op == Op::Irfft {
@@ -395,6 +398,87 @@ impl Run {
                     out_re[idx] = c.re;
                     if self.op != Op::Irfft {
                         out_im[idx] = c.im;
+                    }
+                }
+            }
+        }
+        (out_re, out_im)
+    }
+
+    /// Real transforms of even length `n` through one complex FFT of
+    /// length `h = n/2` (half the work of transforming the real signal as a
+    /// complex one).
+    ///
+    /// Forward: `z[j] = x[2j] + i·x[2j+1]`, `Z = FFT_h(z)`; the even and odd
+    /// samples' spectra are `E[k] = (Z[k] + conj Z[h−k]) / 2` and
+    /// `O[k] = (Z[k] − conj Z[h−k]) / 2i`, and `X[k] = E[k] + W_n^k·O[k]`.
+    /// Inverse: the same relations solved for `E` and `O`, then
+    /// `z = IFFT_h(E + i·O)` holds the even samples in `re`, the odd in `im`.
+    fn execute_packed<T: Real>(&self, re: &[T], im: Option<&[T]>) -> (Vec<T>, Vec<T>) {
+        let Lanes { outer, len, inner } = self.lanes;
+        let (n, out_len) = (self.n_fft, self.out_len);
+        let h = n / 2;
+        let total = outer * out_len * inner;
+        let mut out_re = vec![T::default(); total];
+        let mut out_im = if self.op == Op::Rfft {
+            vec![T::default(); total]
+        } else {
+            Vec::new()
+        };
+        let plan = Plan::<T>::new(h);
+        let tw: Vec<Complex<T>> = (0..=h).map(|k| twiddle(k, n)).collect();
+        let half = T::from_f64(0.5);
+        let mut work = Work::default();
+        let mut z = vec![Complex::<T>::default(); h];
+        let mut spec = vec![Complex::<T>::default(); h + 1];
+        for o in 0..outer {
+            for i in 0..inner {
+                let base_in = o * len * inner + i;
+                let base_out = o * out_len * inner + i;
+                if self.op == Op::Rfft {
+                    z.fill(Complex::default());
+                    for j in 0..len.min(n) {
+                        let v = re[base_in + j * inner];
+                        if j % 2 == 0 {
+                            z[j / 2].re = v;
+                        } else {
+                            z[j / 2].im = v;
+                        }
+                    }
+                    plan.forward(&mut z, &mut work);
+                    for (k, &w) in tw.iter().enumerate() {
+                        let a = z[k % h];
+                        let b = z[(h - k) % h].conj();
+                        let e = (a + b).scale(half);
+                        let d = (a - b).scale(half);
+                        // O = d / i = (d.im, −d.re)
+                        let x = e + w * Complex::new(d.im, -d.re);
+                        let idx = base_out + k * inner;
+                        out_re[idx] = x.re;
+                        out_im[idx] = x.im;
+                    }
+                } else {
+                    spec.fill(Complex::default());
+                    let im = im.expect("irfft has an imaginary part");
+                    for (k, slot) in spec.iter_mut().enumerate().take(len.min(h + 1)) {
+                        let idx = base_in + k * inner;
+                        *slot = Complex::new(re[idx], im[idx]);
+                    }
+                    // NumPy ignores the imaginary parts of DC and Nyquist.
+                    spec[0].im = T::default();
+                    spec[h].im = T::default();
+                    for (k, slot) in z.iter_mut().enumerate() {
+                        let a = spec[k];
+                        let b = spec[h - k].conj();
+                        let e = (a + b).scale(half);
+                        let od = (a - b).scale(half) * tw[k].conj();
+                        // E + i·O
+                        *slot = Complex::new(e.re - od.im, e.im + od.re);
+                    }
+                    plan.inverse(&mut z, &mut work);
+                    for (j, c) in z.iter().enumerate() {
+                        out_re[base_out + 2 * j * inner] = c.re;
+                        out_re[base_out + (2 * j + 1) * inner] = c.im;
                     }
                 }
             }

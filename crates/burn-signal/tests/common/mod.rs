@@ -51,18 +51,22 @@ pub fn host<const D: usize>(t: Tensor<D>, dtype: DType) -> (Vec<usize>, Vec<f64>
     )
 }
 
+/// Largest absolute difference.
+pub fn abs_err(got: &[f64], expected: &[f64]) -> f64 {
+    assert_eq!(got.len(), expected.len(), "lengths differ");
+    got.iter()
+        .zip(expected)
+        .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()))
+}
+
 /// Largest absolute difference, relative to the reference's largest
 /// magnitude: the scale an FFT's rounding error is proportional to.
 pub fn rel_err(got: &[f64], expected: &[f64]) -> f64 {
-    assert_eq!(got.len(), expected.len(), "lengths differ");
     let scale = expected
         .iter()
         .fold(0.0f64, |m, v| m.max(v.abs()))
         .max(1e-300);
-    got.iter()
-        .zip(expected)
-        .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()))
-        / scale
+    abs_err(got, expected) / scale
 }
 
 /// The error bound of a dtype: a few ulps of the signal's scale.
