@@ -43,6 +43,9 @@
 //! Bad input is a programmer error and panics with a message that names the
 //! function and the shape: an empty tensor, `n = Some(0)`, a `dim` out of
 //! range, real and imaginary parts of different shapes, a non-float tensor.
+//! Each FFT has a `try_` form (`try_rfft`, …) that returns the same cases as
+//! a [`SignalError`] instead, checked from the shapes before any data is
+//! read. `stft` and `istft` panic only.
 //!
 //! ## Example
 //!
@@ -70,10 +73,12 @@
 //!   `rfft`/`irfft` on the host, overlap-add with window-envelope division).
 //! - `window`: the generalised cosine windows.
 
+mod error;
 mod fft;
 mod stft;
 mod window;
 
-pub use fft::{cfft, ifft, irfft, rfft};
+pub use error::SignalError;
+pub use fft::{cfft, ifft, irfft, rfft, try_cfft, try_ifft, try_irfft, try_rfft};
 pub use stft::{StftOptions, istft, stft};
 pub use window::{blackman_window, hamming_window, hann_window};

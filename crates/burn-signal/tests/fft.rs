@@ -244,3 +244,56 @@ fn irfft_of_one_bin_needs_n() {
     let t = tensor::<1>(vec![1.0], &[1], DType::F32);
     irfft(t.clone(), t, 0, None);
 }
+
+#[test]
+fn half_precision_is_computed_in_f32_and_returned_in_its_dtype() {
+    for dtype in [DType::F16, DType::BF16] {
+        let x = tensor::<1>(ramp(24, 0.0), &[24], dtype);
+        // The reference is the f64 transform of the same (rounded) samples.
+        let (_, rounded) = host(x.clone(), dtype);
+        let (want_re, want_im) = rfft(tensor::<1>(rounded, &[24], DType::F64), 0, None);
+        let (re, im) = rfft(x, 0, None);
+        let scale = host(want_re.clone(), DType::F64)
+            .1
+            .iter()
+            .fold(0.0f64, |m, v| m.max(v.abs()));
+        // Only the final rounding to the half dtype is lost.
+        let tol = if dtype == DType::F16 { 1e-3 } else { 8e-3 };
+        for (got, want) in [(re, want_re), (im, want_im)] {
+            let err = abs_err(&host(got, dtype).1, &host(want, DType::F64).1) / scale;
+            assert!(err <= tol, "{dtype:?}: {err:e}");
+        }
+    }
+}
+
+#[test]
+fn try_forms_return_structured_errors() {
+    use burn_signal::{SignalError, try_cfft, try_irfft, try_rfft};
+    let x = tensor::<2>(vec![1.0; 6], &[2, 3], DType::F32);
+    assert_eq!(
+        try_rfft(x.clone(), -3, None).err(),
+        Some(SignalError::DimOutOfRange {
+            op: "rfft",
+            dim: -3,
+            shape: vec![2, 3]
+        })
+    );
+    assert_eq!(
+        try_cfft(x.clone(), x.clone(), 1, Some(0)).err(),
+        Some(SignalError::ZeroLength {
+            op: "cfft",
+            shape: vec![2, 3]
+        })
+    );
+    let one_bin = tensor::<2>(vec![1.0; 2], &[2, 1], DType::F32);
+    assert_eq!(
+        try_irfft(one_bin.clone(), one_bin, 1, None).err(),
+        Some(SignalError::OneBin {
+            op: "irfft",
+            dim: 1,
+            shape: vec![2, 1]
+        })
+    );
+    let (re, im) = try_rfft(x, 1, None).expect("valid input");
+    assert_eq!((re.dims(), im.dims()), ([2, 2], [2, 2]));
+}

@@ -16,6 +16,7 @@
 
 pub(crate) mod kernel;
 
+use crate::SignalError;
 use burn_std::{DType, TensorData};
 use burn_tensor::{AsIndex, Device, Tensor};
 use kernel::{Complex, Plan, Real, Work, twiddle};
@@ -58,14 +59,26 @@ use std::vec::Vec;
 /// let dc: f32 = re.slice([0..1]).into_scalar();
 /// assert!((dc - 15.0).abs() < 1e-5);
 /// ```
+#[track_caller]
 pub fn rfft<const D: usize>(
     signal: Tensor<D>,
     dim: impl AsIndex,
     n: Option<usize>,
 ) -> (Tensor<D>, Tensor<D>) {
+    try_rfft(signal, dim, n).unwrap_or_else(|err| panic!("{err}"))
+}
+
+/// [`rfft`], with bad input an `Err` instead of a panic.
+pub fn try_rfft<const D: usize>(
+    signal: Tensor<D>,
+    dim: impl AsIndex,
+    n: Option<usize>,
+) -> Result<(Tensor<D>, Tensor<D>), SignalError> {
+    let shape = signal.shape().dims;
+    let checked = check(Op::Rfft, &shape, None, signal.dtype(), dim.as_index(), n)?;
     let device = signal.device();
-    let (re, im) = transform_impl(Op::Rfft, signal.into_data(), None, dim.as_index(), n);
-    (from_host(re, &device), from_host(im, &device))
+    let (re, im) = transform_impl(checked, signal.into_data(), None);
+    Ok((from_host(re, &device), from_host(im, &device)))
 }
 
 /// Reconstructs a real signal of length `n` from its `n/2 + 1` non-redundant
@@ -100,21 +113,33 @@ pub fn rfft<const D: usize>(
 /// let back = burn_signal::irfft(re, im, 0, Some(5));
 /// back.into_data().assert_approx_eq::<f32>(&x.into_data(), burn_tensor::Tolerance::default());
 /// ```
+#[track_caller]
 pub fn irfft<const D: usize>(
     spectrum_re: Tensor<D>,
     spectrum_im: Tensor<D>,
     dim: impl AsIndex,
     n: Option<usize>,
 ) -> Tensor<D> {
+    try_irfft(spectrum_re, spectrum_im, dim, n).unwrap_or_else(|err| panic!("{err}"))
+}
+
+/// [`irfft`], with bad input an `Err` instead of a panic.
+pub fn try_irfft<const D: usize>(
+    spectrum_re: Tensor<D>,
+    spectrum_im: Tensor<D>,
+    dim: impl AsIndex,
+    n: Option<usize>,
+) -> Result<Tensor<D>, SignalError> {
+    let (shape, im_shape) = (spectrum_re.shape().dims, spectrum_im.shape().dims);
+    let dtype = spectrum_re.dtype();
+    let checked = check(Op::Irfft, &shape, Some(&im_shape), dtype, dim.as_index(), n)?;
     let device = spectrum_re.device();
     let (re, _) = transform_impl(
-        Op::Irfft,
+        checked,
         spectrum_re.into_data(),
         Some(spectrum_im.into_data()),
-        dim.as_index(),
-        n,
     );
-    from_host(re, &device)
+    Ok(from_host(re, &device))
 }
 
 /// Computes the one-dimensional DFT of a complex signal along `dim`.
@@ -151,12 +176,23 @@ pub fn irfft<const D: usize>(
 ///     burn_tensor::Tolerance::default(),
 /// );
 /// ```
+#[track_caller]
 pub fn cfft<const D: usize>(
     re: Tensor<D>,
     im: Tensor<D>,
     dim: impl AsIndex,
     n: Option<usize>,
 ) -> (Tensor<D>, Tensor<D>) {
+    try_cfft(re, im, dim, n).unwrap_or_else(|err| panic!("{err}"))
+}
+
+/// [`cfft`], with bad input an `Err` instead of a panic.
+pub fn try_cfft<const D: usize>(
+    re: Tensor<D>,
+    im: Tensor<D>,
+    dim: impl AsIndex,
+    n: Option<usize>,
+) -> Result<(Tensor<D>, Tensor<D>), SignalError> {
     complex_transform(Op::Cfft, re, im, dim.as_index(), n)
 }
 
@@ -179,12 +215,23 @@ pub fn cfft<const D: usize>(
 /// br.into_data().assert_approx_eq::<f32>(&re.into_data(), Tolerance::default());
 /// bi.into_data().assert_approx_eq::<f32>(&im.into_data(), Tolerance::default());
 /// ```
+#[track_caller]
 pub fn ifft<const D: usize>(
     re: Tensor<D>,
     im: Tensor<D>,
     dim: impl AsIndex,
     n: Option<usize>,
 ) -> (Tensor<D>, Tensor<D>) {
+    try_ifft(re, im, dim, n).unwrap_or_else(|err| panic!("{err}"))
+}
+
+/// [`ifft`], with bad input an `Err` instead of a panic.
+pub fn try_ifft<const D: usize>(
+    re: Tensor<D>,
+    im: Tensor<D>,
+    dim: impl AsIndex,
+    n: Option<usize>,
+) -> Result<(Tensor<D>, Tensor<D>), SignalError> {
     complex_transform(Op::Ifft, re, im, dim.as_index(), n)
 }
 
@@ -194,10 +241,12 @@ fn complex_transform<const D: usize>(
     im: Tensor<D>,
     dim: isize,
     n: Option<usize>,
-) -> (Tensor<D>, Tensor<D>) {
+) -> Result<(Tensor<D>, Tensor<D>), SignalError> {
+    let (shape, im_shape) = (re.shape().dims, im.shape().dims);
+    let checked = check(op, &shape, Some(&im_shape), re.dtype(), dim, n)?;
     let device = re.device();
-    let (re, im) = transform_impl(op, re.into_data(), Some(im.into_data()), dim, n);
-    (from_host(re, &device), from_host(im, &device))
+    let (re, im) = transform_impl(checked, re.into_data(), Some(im.into_data()));
+    Ok((from_host(re, &device), from_host(im, &device)))
 }
 
 /// Host data leaves here already in the output dtype.
@@ -225,48 +274,71 @@ impl Op {
     }
 }
 
-/// Resolves a possibly negative `dim` against `rank`, or panics naming `op`.
-#[track_caller]
-pub(crate) fn resolve_dim(op: &str, dim: isize, shape: &[usize]) -> usize {
+/// Resolves a possibly negative `dim` against the rank of `shape`.
+pub(crate) fn resolve_dim(
+    op: &'static str,
+    dim: isize,
+    shape: &[usize],
+) -> Result<usize, SignalError> {
     let rank = shape.len() as isize;
     let resolved = if dim < 0 { rank + dim } else { dim };
     if resolved < 0 || resolved >= rank {
-        panic!("{op}: dim {dim} is out of range for a tensor of shape {shape:?}");
+        return Err(SignalError::DimOutOfRange {
+            op,
+            dim,
+            shape: shape.to_vec(),
+        });
     }
-    resolved as usize
+    Ok(resolved as usize)
 }
 
-/// The shape checks and length rules of every transform, then the lane loop
-/// in the compute precision. Non-generic over the rank so one copy serves
-/// every `D`.
-///
-/// Returns `(re, im)`; for `irfft` the second is empty.
-#[track_caller]
-fn transform_impl(
+/// A transform whose shapes, dim and length have been checked.
+struct Checked {
+    run: Run,
+    out_shape: Vec<usize>,
+    dtype: DType,
+}
+
+/// The shape checks and length rules of every transform, from metadata
+/// only (no data is read before the input is known to be valid).
+fn check(
     op: Op,
-    re: TensorData,
-    im: Option<TensorData>,
+    shape: &[usize],
+    im_shape: Option<&[usize]>,
+    dtype: DType,
     dim: isize,
     n: Option<usize>,
-) -> (TensorData, TensorData) {
+) -> Result<Checked, SignalError> {
     let name = op.name();
-    let shape: Vec<usize> = re.shape.dims.clone();
-    if let Some(im) = &im {
-        let im_shape: Vec<usize> = im.shape.dims.clone();
-        assert!(
-            shape == im_shape,
-            "{name}: real part of shape {shape:?} and imaginary part of shape {im_shape:?} differ"
-        );
+    if let Some(im_shape) = im_shape
+        && shape != im_shape
+    {
+        return Err(SignalError::PartsDiffer {
+            op: name,
+            re: shape.to_vec(),
+            im: im_shape.to_vec(),
+        });
     }
-    let dim = resolve_dim(name, dim, &shape);
-    assert!(
-        !shape.contains(&0),
-        "{name}: cannot transform an empty tensor of shape {shape:?}"
-    );
-    assert!(
-        n != Some(0),
-        "{name}: n must be positive (got n = 0 for a tensor of shape {shape:?})"
-    );
+    let dim = resolve_dim(name, dim, shape)?;
+    if shape.contains(&0) {
+        return Err(SignalError::Empty {
+            op: name,
+            shape: shape.to_vec(),
+        });
+    }
+    if n == Some(0) {
+        return Err(SignalError::ZeroLength {
+            op: name,
+            shape: shape.to_vec(),
+        });
+    }
+    if !dtype.is_float() {
+        return Err(SignalError::NotFloat {
+            op: name,
+            dtype,
+            shape: shape.to_vec(),
+        });
+    }
     let len = shape[dim];
     // (FFT length, output length along dim)
     let (n_fft, out_len) = match op {
@@ -276,11 +348,13 @@ fn transform_impl(
         }
         Op::Irfft => {
             let n = n.unwrap_or(2 * (len - 1));
-            assert!(
-                n > 0,
-                "{name}: a spectrum of shape {shape:?} has 1 bin along dim {dim}, so the \
-                 default length 2·(bins − 1) is 0; pass n"
-            );
+            if n == 0 {
+                return Err(SignalError::OneBin {
+                    op: name,
+                    dim,
+                    shape: shape.to_vec(),
+                });
+            }
             (n, n)
         }
         Op::Cfft | Op::Ifft => {
@@ -288,37 +362,53 @@ fn transform_impl(
             (n, n)
         }
     };
-    let dtype = re.dtype;
-    assert!(
-        dtype.is_float(),
-        "{name}: expected a float tensor, got {dtype:?} of shape {shape:?}"
-    );
-    let lanes = Lanes::new(&shape, dim);
-    let mut out_shape = shape.clone();
+    let mut out_shape = shape.to_vec();
     out_shape[dim] = out_len;
-    let run = Run {
-        op,
-        lanes,
-        n_fft,
-        out_len,
+    Ok(Checked {
+        run: Run {
+            op,
+            lanes: Lanes::new(shape, dim),
+            n_fft,
+            out_len,
+        },
+        out_shape,
+        dtype,
+    })
+}
+
+/// The lane loop in the compute precision, on host data. Non-generic over
+/// the rank so one copy serves every `D`.
+///
+/// Returns `(re, im)`; for `irfft` the second is empty.
+fn transform_impl(
+    checked: Checked,
+    re: TensorData,
+    im: Option<TensorData>,
+) -> (TensorData, TensorData) {
+    let Checked {
+        run,
+        out_shape,
+        dtype,
+    } = checked;
+    let im_shape = if run.op == Op::Irfft {
+        vec![0]
+    } else {
+        out_shape.clone()
     };
     if dtype == DType::F64 {
         let re = re.convert::<f64>().into_vec::<f64>().expect("f64 data");
         let im = im.map(|im| im.convert::<f64>().into_vec::<f64>().expect("f64 data"));
         let (ore, oim) = run.execute(&re, im.as_deref());
         (
-            TensorData::new(ore, out_shape.clone()),
-            TensorData::new(oim, if op == Op::Irfft { vec![0] } else { out_shape }),
+            TensorData::new(ore, out_shape),
+            TensorData::new(oim, im_shape),
         )
     } else {
         let re = re.convert::<f32>().into_vec::<f32>().expect("f32 data");
         let im = im.map(|im| im.convert::<f32>().into_vec::<f32>().expect("f32 data"));
         let (ore, oim) = run.execute(&re, im.as_deref());
         let back = |v: Vec<f32>, s: Vec<usize>| TensorData::new(v, s).convert_dtype(dtype);
-        (
-            back(ore, out_shape.clone()),
-            back(oim, if op == Op::Irfft { vec![0] } else { out_shape }),
-        )
+        (back(ore, out_shape), back(oim, im_shape))
     }
 }
 
