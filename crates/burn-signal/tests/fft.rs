@@ -297,3 +297,26 @@ fn try_forms_return_structured_errors() {
     let (re, im) = try_rfft(x, 1, None).expect("valid input");
     assert_eq!((re.dims(), im.dims()), ([2, 2], [2, 2]));
 }
+
+#[test]
+fn rfft_of_a_million_and_three_points() {
+    // The large-prime benchmark length, checked for correctness: a
+    // cosine on exact bin k has spectrum n/2 at bin k and 0 elsewhere.
+    let n = 1_000_003;
+    let k = 250_001;
+    let x: Vec<f64> = (0..n)
+        .map(|j| (2.0 * std::f64::consts::PI * ((j * k) % n) as f64 / n as f64).cos())
+        .collect();
+    let (re, im) = rfft(tensor::<1>(x, &[n], DType::F64), 0, None);
+    let (_, re) = host(re, DType::F64);
+    let (_, im) = host(im, DType::F64);
+    let peak = n as f64 / 2.0;
+    let mut expected = vec![0.0; n / 2 + 1];
+    expected[k] = peak;
+    let re_err = abs_err(&re, &expected) / peak;
+    let im_err = im.iter().fold(0.0f64, |m, v| m.max(v.abs())) / peak;
+    assert!(
+        re_err < 1e-12 && im_err < 1e-12,
+        "re {re_err:e}, im {im_err:e}"
+    );
+}
