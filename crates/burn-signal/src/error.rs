@@ -67,4 +67,16 @@ pub enum SignalError {
         /// The input's shape.
         shape: Vec<usize>,
     },
+    /// An input is part of an autodiff graph: the host transform would cut
+    /// the graph silently, so it refuses instead.
+    #[error(
+        "{op}: the input of shape {shape:?} is tracked by autodiff, but gradients do not \
+         flow through this host transform; detach() it first"
+    )]
+    Tracked {
+        /// The function.
+        op: &'static str,
+        /// The input's shape.
+        shape: Vec<usize>,
+    },
 }

@@ -34,8 +34,10 @@
 //! No backend crate: the functions read the tensor back to the host,
 //! transform there and build the result on the same device and dtype, so
 //! they work on every backend unchanged. The price is a device round trip
-//! and no autodiff: the results are not tracked, so gradients do not flow
-//! through a transform. Native kernels (Flex, CubeCL) registered as backend
+//! and no autodiff: gradients cannot flow through a host transform, so a
+//! tracked input (one that requires a gradient, or is computed from one) is
+//! refused rather than silently cut from the graph; `detach()` it to
+//! transform its values. Native kernels (Flex, CubeCL) registered as backend
 //! extensions are the way to lift both limits without changing this API.
 //!
 //! ## Errors

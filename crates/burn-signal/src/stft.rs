@@ -107,7 +107,9 @@ impl StftOptions {
 /// let spec = stft(x, Some(hann_window(16, true, &device)), StftOptions::new(16));
 /// assert_eq!(spec.dims(), [1, 26, 9, 2]); // 1 + 100 / 4 frames, 16/2 + 1 bins
 /// ```
+#[track_caller]
 pub fn stft(signal: Tensor<2>, window: Option<Tensor<1>>, options: StftOptions) -> Tensor<4> {
+    refuse_tracked("stft", &signal, window.as_ref());
     let device = signal.device();
     let data = stft_impl(signal.into_data(), window.map(Tensor::into_data), options);
     from_host(data, &device)
@@ -157,6 +159,7 @@ pub fn istft(
     length: Option<usize>,
     options: StftOptions,
 ) -> Tensor<2> {
+    refuse_tracked("istft", &stft_matrix, window.as_ref());
     let device = stft_matrix.device();
     let data = istft_impl(
         stft_matrix.into_data(),
@@ -165,6 +168,21 @@ pub fn istft(
         options,
     );
     from_host(data, &device)
+}
+
+/// Panics if an input is part of an autodiff graph (see
+/// [`SignalError::Tracked`](crate::SignalError::Tracked)).
+#[track_caller]
+fn refuse_tracked<const D: usize>(op: &'static str, input: &Tensor<D>, window: Option<&Tensor<1>>) {
+    if input.is_tracked() || window.is_some_and(Tensor::is_tracked) {
+        panic!(
+            "{}",
+            crate::SignalError::Tracked {
+                op,
+                shape: input.shape().dims
+            }
+        );
+    }
 }
 
 fn from_host<const D: usize>(data: TensorData, device: &Device) -> Tensor<D> {

@@ -320,3 +320,20 @@ fn rfft_of_a_million_and_three_points() {
         "re {re_err:e}, im {im_err:e}"
     );
 }
+
+#[test]
+fn tracked_inputs_are_refused_not_silently_detached() {
+    use burn_signal::{SignalError, try_rfft};
+    let device = burn_tensor::Device::flex().autodiff();
+    let x = Tensor::<1>::from_floats([1.0, 2.0, 3.0], &device).require_grad();
+    assert_eq!(
+        try_rfft(x.clone(), 0, None).err(),
+        Some(SignalError::Tracked {
+            op: "rfft",
+            shape: vec![3]
+        })
+    );
+    // Detached, the same values transform.
+    let (re, _) = rfft(x.detach(), 0, None);
+    assert_eq!(re.dims(), [2]);
+}

@@ -150,3 +150,11 @@ fn stft_rejects_a_signal_too_short_to_reflect() {
         StftOptions::new(16),
     );
 }
+
+#[test]
+#[should_panic(expected = "stft: the input of shape [1, 32] is tracked by autodiff")]
+fn stft_refuses_a_tracked_signal() {
+    let device = Device::flex().autodiff();
+    let x = Tensor::<2>::ones([1, 32], &device).require_grad();
+    stft(x, None, StftOptions::new(8));
+}

@@ -75,7 +75,16 @@ pub fn try_rfft<const D: usize>(
     n: Option<usize>,
 ) -> Result<(Tensor<D>, Tensor<D>), SignalError> {
     let shape = signal.shape().dims;
-    let checked = check(Op::Rfft, &shape, None, signal.dtype(), dim.as_index(), n)?;
+    let tracked = signal.is_tracked();
+    let checked = check(
+        Op::Rfft,
+        &shape,
+        None,
+        signal.dtype(),
+        tracked,
+        dim.as_index(),
+        n,
+    )?;
     let device = signal.device();
     let (re, im) = transform_impl(checked, signal.into_data(), None);
     Ok((from_host(re, &device), from_host(im, &device)))
@@ -132,7 +141,16 @@ pub fn try_irfft<const D: usize>(
 ) -> Result<Tensor<D>, SignalError> {
     let (shape, im_shape) = (spectrum_re.shape().dims, spectrum_im.shape().dims);
     let dtype = spectrum_re.dtype();
-    let checked = check(Op::Irfft, &shape, Some(&im_shape), dtype, dim.as_index(), n)?;
+    let tracked = spectrum_re.is_tracked() || spectrum_im.is_tracked();
+    let checked = check(
+        Op::Irfft,
+        &shape,
+        Some(&im_shape),
+        dtype,
+        tracked,
+        dim.as_index(),
+        n,
+    )?;
     let device = spectrum_re.device();
     let (re, _) = transform_impl(
         checked,
@@ -243,7 +261,8 @@ fn complex_transform<const D: usize>(
     n: Option<usize>,
 ) -> Result<(Tensor<D>, Tensor<D>), SignalError> {
     let (shape, im_shape) = (re.shape().dims, im.shape().dims);
-    let checked = check(op, &shape, Some(&im_shape), re.dtype(), dim, n)?;
+    let tracked = re.is_tracked() || im.is_tracked();
+    let checked = check(op, &shape, Some(&im_shape), re.dtype(), tracked, dim, n)?;
     let device = re.device();
     let (re, im) = transform_impl(checked, re.into_data(), Some(im.into_data()));
     Ok((from_host(re, &device), from_host(im, &device)))
@@ -306,10 +325,17 @@ fn check(
     shape: &[usize],
     im_shape: Option<&[usize]>,
     dtype: DType,
+    tracked: bool,
     dim: isize,
     n: Option<usize>,
 ) -> Result<Checked, SignalError> {
     let name = op.name();
+    if tracked {
+        return Err(SignalError::Tracked {
+            op: name,
+            shape: shape.to_vec(),
+        });
+    }
     if let Some(im_shape) = im_shape
         && shape != im_shape
     {
