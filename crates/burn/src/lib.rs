@@ -57,6 +57,9 @@
 //!   `Device::flex()` runs `Fusion<Flex>` (operations queue until a read;
 //!   element-wise chains run in one pass). The CubeCL backends have no
 //!   fused kernels yet.
+//! - `signal`: `burn::signal` (burn-signal): FFTs of any length along any
+//!   dim (`rfft`, `irfft`, `cfft`, `ifft`), `stft`/`istft` with
+//!   `StftOptions`, and the Hann, Hamming and Blackman windows.
 //! - `ir`, `router`, `capture`: the operation IR (`burn::ir`),
 //!   `Device::router(&device)` and `Device::capture()`.
 //!
@@ -256,6 +259,12 @@ pub mod data {
 #[cfg(feature = "std")]
 pub mod nn {
     pub use burn_nn::*;
+}
+
+/// Signal processing (`burn-signal`): FFTs, STFT, windows.
+#[cfg(feature = "signal")]
+pub mod signal {
+    pub use burn_signal::*;
 }
 
 /// Optimizers: `ModuleOptimizer`, `GradientsParams`, `GradientsAccumulator`,
