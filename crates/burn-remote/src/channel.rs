@@ -19,9 +19,15 @@ pub type RemoteBackend = BackendRouter<RemoteChannel>;
 /// A handle of one pointer (it sits inside `DispatchDevice`); two handles
 /// naming the same server and index are the same device, with one
 /// connection for the process, opened by [`RemoteDevice::connect`].
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct RemoteDevice {
     key: Arc<DeviceKey>,
+}
+
+impl core::fmt::Debug for RemoteDevice {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{} #{}", self.key.url, self.key.index)
+    }
 }
 
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -65,13 +71,19 @@ impl RemoteDevice {
     }
 
     /// Opens the session of this device, unless one is open and alive.
+    ///
+    /// Threads connecting the same device at once get the same session:
+    /// two sessions would make the device's tensors unusable together.
     pub fn connect(&self, options: &ClientOptions) -> Result<(), ConnectError> {
+        // One connection attempt at a time in the process, outside the
+        // table's lock (an attempt takes up to the connect timeout).
+        static CONNECTING: Mutex<()> = Mutex::new(());
+        let _connecting = CONNECTING.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(client) = self.client_if_connected()
             && client.connection_error().is_none()
         {
             return Ok(());
         }
-        // Connect outside the table's lock: it takes up to the connect timeout.
         let client = RemoteClient::connect(self.clone(), options.clone())?;
         let mut table = lock_table();
         let entry = &mut table[self.key.number as usize];

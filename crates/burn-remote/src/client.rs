@@ -33,7 +33,6 @@ use burn_std::DType;
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 use crate::RemoteDevice;
 use crate::wire::{self, ClientMessage, DeviceInfo, Direction, Request, ServerMessage};
@@ -170,9 +169,7 @@ async fn handshake(
         reason,
     };
     let max = options.max_message_bytes;
-    let mut config = WebSocketConfig::default();
-    config.max_message_size = Some(max);
-    config.max_frame_size = Some(max);
+    let config = crate::transport::config(max);
     let timeout = options.connect_timeout;
     let connect = tokio_tungstenite::connect_async_with_config(url, Some(config), true);
     let (mut socket, _) = match tokio::time::timeout(timeout, connect).await {
@@ -540,7 +537,7 @@ async fn drive(
                 next = outbox.recv() => match next {
                     Some(Outgoing::Frame(frame)) => {
                         let len = frame.len();
-                        let sent = sink.send(Message::Binary(frame.into())).await;
+                        let sent = crate::transport::send_binary(&mut sink, frame).await;
                         {
                             let mut in_flight = lock(&writer_link.in_flight);
                             *in_flight = in_flight.saturating_sub(len);

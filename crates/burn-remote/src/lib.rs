@@ -55,7 +55,10 @@
 extern crate alloc;
 extern crate std;
 
+mod transport;
 pub mod wire;
+
+pub use transport::FRAGMENT_BYTES;
 
 #[cfg(feature = "client")]
 pub mod channel;

@@ -147,6 +147,24 @@ fn operations_round_trip() {
 }
 
 #[test]
+fn a_tensor_larger_than_a_fragment_goes_there_and_back() {
+    let server = serve(ServerSettings::default());
+    let device = session(&server, "large");
+    // 3.5 fragments each way.
+    let n = burn_remote::FRAGMENT_BYTES * 7 / 8;
+    let values: Vec<f32> = (0..n).map(|i| (i % 1000) as f32).collect();
+    let x = R::float_from_data(TensorData::new(values.clone(), [n]), &device);
+    let y = R::float_add_scalar(x, Scalar::Float(1.0));
+    let back = values_of(y);
+    assert_eq!(back.len(), n);
+    assert!(back.iter().zip(&values).all(|(b, v)| *b == v + 1.0));
+}
+
+fn values_of(tensor: <R as burn_backend::BackendTypes>::FloatTensorPrimitive) -> Vec<f32> {
+    values(tensor)
+}
+
+#[test]
 fn eight_clients_in_parallel_get_their_own_results() {
     let server = Arc::new(serve(ServerSettings::default()));
     let threads: Vec<_> = (0..8)

@@ -28,7 +28,6 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, watch};
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 use crate::wire::{self, ClientMessage, DeviceInfo, Direction, Request, ServerMessage};
 
@@ -364,9 +363,7 @@ async fn connection<B: Backend>(
 ) {
     let settings = &state.settings;
     let max = settings.max_message_bytes;
-    let mut config = WebSocketConfig::default();
-    config.max_message_size = Some(max);
-    config.max_frame_size = Some(max);
+    let config = crate::transport::config(max);
     let handshake = tokio_tungstenite::accept_async_with_config(stream, Some(config));
     let Ok(Ok(mut socket)) = tokio::time::timeout(settings.handshake_timeout, handshake).await
     else {
@@ -532,7 +529,7 @@ async fn run_session<B: Backend>(
                                 }
                             }
                         };
-                        if sink.send(Message::Binary(frame.into())).await.is_err() {
+                        if crate::transport::send_binary(&mut sink, frame).await.is_err() {
                             break;
                         }
                     }
@@ -710,8 +707,7 @@ async fn send(
     max: usize,
 ) -> Result<(), ()> {
     let frame = wire::encode(Direction::ToClient, message, max).map_err(|_| ())?;
-    socket
-        .send(Message::Binary(frame.into()))
+    crate::transport::send_binary(socket, frame)
         .await
         .map_err(|_| ())
 }
