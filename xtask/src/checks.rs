@@ -98,7 +98,15 @@ const FLEX_FEATURES: &str = "burn-backend-tests/flex,burn-tensor/flex,burn-dispa
 /// the router (`cargo test-router`) onto Flex under the Fusion decorator, so
 /// every op is recorded as IR twice (the router's, then Fusion's queue) and
 /// element-wise chains run fused. One build covers both layers.
-const ROUTER_FEATURES: &str = "burn-backend-tests/router,burn-backend-tests/fusion";
+///
+/// The same build also has the remote device (`burn-backend-tests/remote`):
+/// a third run, with [`REMOTE_ENV`] set, sends every op of the suites over
+/// WebSocket on loopback to a server of fused Flex in the test process.
+/// Sharing the build costs the remote run only burn-remote's own crates.
+const ROUTER_FEATURES: &str =
+    "burn-backend-tests/router,burn-backend-tests/fusion,burn-backend-tests/remote";
+/// The variable that selects the remote device in that build.
+const REMOTE_ENV: (&str, &str) = ("BURN_BACKEND_TESTS_REMOTE", "1");
 /// The executables of that run: the suites at f32 (the other dtypes'
 /// executables run on plain Flex in the workspace run; the layers under
 /// test do not depend on the dtype, and each executable costs minutes of
@@ -111,9 +119,31 @@ const ROUTER_TESTS: [&str; 6] = [
     "--test",
     "checkpointing",
 ];
-/// Linted on top of [`FLEX_FEATURES`]: the code behind the `fusion`
-/// features (not part of the workspace test run).
-const CLIPPY_EXTRA: &str = "burn/fusion,burn-backend-tests/fusion";
+/// The executables of the remote run (checkpointing is the autodiff
+/// layer's, which the router run already covers on the same build).
+const REMOTE_TESTS: [&str; 4] = ["--test", "tensor", "--test", "autodiff"];
+/// Linted on top of [`FLEX_FEATURES`]: the code behind the `fusion` and
+/// remote features (not part of the workspace test run).
+const CLIPPY_EXTRA: &str =
+    "burn/fusion,burn-backend-tests/fusion,burn/remote-server,burn-backend-tests/remote";
+
+/// One `cargo` command of the tests step, with the environment it needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestRun {
+    /// Variables set for the command.
+    pub env: Vec<(&'static str, &'static str)>,
+    /// The arguments to `cargo`.
+    pub args: Vec<&'static str>,
+}
+
+impl TestRun {
+    fn new(args: Vec<&'static str>) -> Self {
+        Self {
+            env: Vec::new(),
+            args,
+        }
+    }
+}
 
 impl Backend {
     pub const SUPPORTED: [Backend; 3] = [Backend::Flex, Backend::Wgpu, Backend::Cuda];
@@ -141,11 +171,11 @@ impl Backend {
 
     /// The `cargo` commands of the tests step, in order: the backend's
     /// tests, then for Flex the shared suites through the router onto fused
-    /// Flex.
-    pub fn test_commands(self) -> Vec<Vec<&'static str>> {
+    /// Flex, then (same build) through a remote device served by fused Flex.
+    pub fn test_commands(self) -> Vec<TestRun> {
         match self {
             Backend::Flex => {
-                let mut router = vec![
+                let suites = vec![
                     "test",
                     "--release",
                     "-p",
@@ -153,10 +183,20 @@ impl Backend {
                     "--features",
                     ROUTER_FEATURES,
                 ];
+                let mut router = suites.clone();
                 router.extend(ROUTER_TESTS);
-                vec![self.test_command().to_vec(), router]
+                let mut remote = suites;
+                remote.extend(REMOTE_TESTS);
+                vec![
+                    TestRun::new(self.test_command().to_vec()),
+                    TestRun::new(router),
+                    TestRun {
+                        env: vec![REMOTE_ENV],
+                        args: remote,
+                    },
+                ]
             }
-            Backend::Wgpu | Backend::Cuda => vec![self.test_command().to_vec()],
+            Backend::Wgpu | Backend::Cuda => vec![TestRun::new(self.test_command().to_vec())],
         }
     }
 
@@ -336,8 +376,10 @@ fn no_std() -> StepResult {
 
 fn tests(backend: Backend) -> StepResult {
     println!("backend: {}", backend.name());
-    for command in backend.test_commands() {
-        runner::run(&mut cargo(&command))?;
+    for run in backend.test_commands() {
+        let mut command = cargo(&run.args);
+        command.envs(run.env.iter().copied());
+        runner::run(&mut command)?;
     }
     Ok(Outcome::Passed)
 }
@@ -409,14 +451,30 @@ mod tests {
     #[test]
     fn flex_tests_also_run_the_suites_through_the_router() {
         let commands = Backend::Flex.test_commands();
-        assert_eq!(commands.len(), 2);
-        let router = commands[1].join(" ");
+        assert_eq!(commands.len(), 3);
+        let router = commands[1].args.join(" ");
         assert!(router.contains("-p burn-backend-tests"), "{router}");
         assert!(router.contains("burn-backend-tests/router"), "{router}");
         assert!(router.contains("burn-backend-tests/fusion"), "{router}");
         assert!(router.ends_with("--test checkpointing"), "{router}");
         assert!(FLEX_FEATURES.contains("burn/router") && FLEX_FEATURES.contains("burn/capture"));
         assert_eq!(Backend::Wgpu.test_commands().len(), 1);
+    }
+
+    #[test]
+    fn flex_tests_run_the_suites_on_a_remote_device_from_the_router_build() {
+        let commands = Backend::Flex.test_commands();
+        let (router, remote) = (&commands[1], &commands[2]);
+        assert!(router.env.is_empty());
+        assert_eq!(remote.env, vec![("BURN_BACKEND_TESTS_REMOTE", "1")]);
+        // One build: the same features, so cargo reuses the router's.
+        assert_eq!(router.args[..6], remote.args[..6]);
+        let remote = remote.args.join(" ");
+        assert!(remote.contains("burn-backend-tests/remote"), "{remote}");
+        assert!(
+            remote.ends_with("--test tensor --test autodiff"),
+            "{remote}"
+        );
     }
 
     #[test]

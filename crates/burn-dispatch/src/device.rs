@@ -25,6 +25,9 @@ pub enum DispatchDevice {
     /// is recorded as IR and executed from it there.
     #[cfg(feature = "router")]
     Router(crate::router::RouterDevice),
+    /// A device of a remote server: ops are sent there as IR.
+    #[cfg(feature = "remote")]
+    Remote(burn_remote::RemoteDevice),
     /// A graph-capture device: ops are recorded, nothing runs.
     #[cfg(feature = "capture")]
     Capture(burn_capture::CaptureDevice),
@@ -116,6 +119,8 @@ impl PartialEq for DispatchDevice {
             (Self::Flex(a), Self::Flex(b)) => a == b,
             #[cfg(feature = "router")]
             (Self::Router(a), Self::Router(b)) => a == b,
+            #[cfg(feature = "remote")]
+            (Self::Remote(a), Self::Remote(b)) => a == b,
             #[cfg(feature = "capture")]
             (Self::Capture(a), Self::Capture(b)) => a == b,
             #[allow(unreachable_patterns)]

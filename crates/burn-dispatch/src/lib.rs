@@ -84,6 +84,8 @@ pub mod devices {
     pub use burn_cubecl::WgpuDevice;
     #[cfg(feature = "flex")]
     pub use burn_flex::FlexDevice;
+    #[cfg(feature = "remote")]
+    pub use burn_remote::RemoteDevice;
 }
 
 /// The checkpointing strategies of the autodiff context, re-exported so the

@@ -136,6 +136,9 @@ pub enum DispatchTensor {
     /// Held by the router over an in-process executor (an id there).
     #[cfg(feature = "router")]
     Router(BackendTensor<crate::router::RouterBackend>),
+    /// Held by a remote server (an id in a session there).
+    #[cfg(feature = "remote")]
+    Remote(BackendTensor<burn_remote::RemoteBackend>),
     /// Recorded on a capture device (an id in its graph, no value).
     #[cfg(feature = "capture")]
     Capture(BackendTensor<burn_capture::CaptureBackend>),

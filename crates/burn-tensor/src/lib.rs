@@ -80,6 +80,10 @@
 
 pub mod bridge;
 pub mod device;
+#[cfg(feature = "remote")]
+pub mod remote;
+#[cfg(feature = "remote-server")]
+pub mod server;
 pub mod tensor;
 
 pub use bridge::BridgeTensor;

@@ -62,6 +62,11 @@
 //!   `StftOptions`, and the Hann, Hamming and Blackman windows.
 //! - `ir`, `router`, `capture`: the operation IR (`burn::ir`),
 //!   `Device::router(&device)` and `Device::capture()`.
+//! - `remote`, `remote-websocket`: devices of a remote tensor server
+//!   (`burn::remote::RemoteHost`, `Device::remote_options`), over
+//!   WebSocket; the Iroh transport the seeds name for `remote` is not built
+//!   yet. `remote-server`: `burn::server::RemoteServer`, serving local
+//!   devices (implies `remote`).
 //!
 //! Features Burn has that are accepted here so a Burn project's feature
 //! list builds, and what they do on this design:
@@ -222,6 +227,19 @@ pub mod capture {
         CaptureError, CaptureScope, CaptureTensor, CapturedGraph, CompletedCaptureScope,
         IntoCaptureOutputs, TensorId,
     };
+}
+
+/// Devices of a remote tensor server (`remote` feature): [`RemoteHost`](remote::RemoteHost)
+/// and `Device::remote_options(&host).device_index(i).init()`.
+#[cfg(feature = "remote")]
+pub mod remote {
+    pub use burn_tensor::remote::*;
+}
+
+/// The tensor server (`remote-server` feature): serve this machine's devices.
+#[cfg(feature = "remote-server")]
+pub mod server {
+    pub use burn_tensor::server::*;
 }
 
 /// Modules: the `Module` trait and derive, parameters, traversal hooks.

@@ -298,9 +298,9 @@ fn device_equality_ignores_the_autodiff_context() {
     let plain = plain_device();
     assert_eq!(autodiff, plain);
     assert_eq!(autodiff, balanced);
-    // The suites run on the default device, except through the router,
-    // which is asked for by name.
-    if !cfg!(feature = "router") {
+    // The suites run on the default device, except through the router and
+    // on a remote device, which are asked for by name.
+    if !cfg!(any(feature = "router", feature = "remote")) {
         assert_eq!(Device::default(), autodiff);
     }
     assert!(autodiff.is_autodiff() && balanced.is_autodiff() && !plain.is_autodiff());

@@ -29,6 +29,14 @@ pub type IntElem = i32;
 
 /// The device under test, without any autodiff context or settings.
 pub fn plain_device() -> Device {
+    // A remote device served by Flex in this process, over WebSocket on
+    // loopback: the suites check the wire, the server and the client. In a
+    // build with the router too (run-checks builds once for both runs),
+    // `BURN_BACKEND_TESTS_REMOTE` picks it.
+    #[cfg(feature = "remote")]
+    if !cfg!(feature = "router") || std::env::var_os(REMOTE_VAR).is_some() {
+        return remote_device();
+    }
     // The router over Flex: the suites check the IR round trip.
     #[cfg(feature = "router")]
     return Device::router(&Device::flex());
@@ -39,6 +47,30 @@ pub fn plain_device() -> Device {
     // Flex: the default device, so `BURN_DEVICE` can still pick it.
     #[cfg(not(any(feature = "wgpu", feature = "cuda", feature = "router")))]
     Device::default()
+}
+
+/// Set (to anything) to test the remote device in a build that also has
+/// the router.
+#[cfg(feature = "remote")]
+pub const REMOTE_VAR: &str = "BURN_BACKEND_TESTS_REMOTE";
+
+/// Device 0 of a server of Flex started once per test process on a free
+/// loopback port.
+#[cfg(feature = "remote")]
+fn remote_device() -> Device {
+    use burn::remote::RemoteHost;
+    use burn::server::{RemoteServer, ServerHandle, WebSocketTransport};
+    use std::sync::OnceLock;
+
+    static SERVER: OnceLock<ServerHandle> = OnceLock::new();
+    let server = SERVER.get_or_init(|| {
+        let transport = WebSocketTransport::new(0).expect("bind a loopback port");
+        RemoteServer::new(vec![Device::flex()]).spawn(transport)
+    });
+    Device::remote_options(&RemoteHost::websocket(server.url()))
+        .device_index(0)
+        .init()
+        .expect("connect to the in-process server")
 }
 
 /// The device under test with `float` and [`IntElem`] as its default
