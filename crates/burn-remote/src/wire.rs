@@ -66,6 +66,10 @@ pub enum ClientMessage {
 }
 
 /// One request of a batch.
+// Operations are the common request and the largest (an `OperationIr`
+// names up to a few `TensorIr`s, each with its dtype, which may carry a
+// quantization scheme); boxing them would allocate once per recorded op.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Request {
     /// Execute an operation.

@@ -53,7 +53,7 @@ pub fn reshape_keeps_blocks(scheme: &QuantScheme, from: &Shape, to: &Shape) -> b
             };
             let b = *b as usize;
             let last = |s: &Shape| s.dims.last().copied().unwrap_or(1);
-            last(from) % b == 0 && last(to) % b == 0
+            last(from).is_multiple_of(b) && last(to).is_multiple_of(b)
         }
     }
 }

@@ -128,13 +128,19 @@ pub(crate) fn quantized_matmul(lhs: &FlexTensor, rhs: &FlexTensor) -> Option<Fle
     let (k, n) = (w_shape.dims[w_rank - 2], w_shape.dims[w_rank - 1]);
     let x_shape = lhs.shape_ref();
     let rank = x_shape.num_dims();
-    if rank < w_rank || x_shape.dims[rank - 1] != k || n % 8 != 0 || !lhs.dtype().is_float() {
+    if rank < w_rank
+        || x_shape.dims[rank - 1] != k
+        || !n.is_multiple_of(8)
+        || !lhs.dtype().is_float()
+    {
         return None;
     }
     let (block, blocks_per_row) = match scheme.block_size() {
         None => (n, 1),
         Some(b) => match b.as_slice() {
-            &[b] if b as usize % 8 == 0 && n % b as usize == 0 => (b as usize, n / b as usize),
+            &[b] if (b as usize).is_multiple_of(8) && n.is_multiple_of(b as usize) => {
+                (b as usize, n / b as usize)
+            }
             _ => return None,
         },
     };
@@ -269,7 +275,7 @@ mod x86 {
                     coef = _mm256_set1_ps(xr * scales[last]);
                 }
                 if let Some(next) = ahead
-                    && g % line_values == 0
+                    && g.is_multiple_of(line_values)
                 {
                     let at = match w.codes {
                         Codes::I8 => next + g,

@@ -224,7 +224,7 @@ pub fn check_scheme(scheme: &QuantScheme, shape: &Shape) -> Result<(), QuantErro
                 .iter()
                 .rev()
                 .zip(extents.iter().rev())
-                .all(|(&d, &b)| d % b as usize == 0);
+                .all(|(&d, &b)| d.is_multiple_of(b as usize));
         if !tiles {
             return Err(QuantError::BlockMismatch {
                 scheme: *scheme,
