@@ -534,13 +534,13 @@ pub fn quantize_values(
     Ok(out)
 }
 
-/// The effective scale of every block of quantized `bytes` (the stored
-/// scale times the per-tensor one).
-pub fn effective_scales(
+/// The layout of `shape` under `scheme`, checked against the length of
+/// `bytes`.
+fn checked_layout(
     bytes: &[u8],
     shape: &Shape,
     scheme: &QuantScheme,
-) -> Result<Vec<f32>, QuantError> {
+) -> Result<QuantLayout, QuantError> {
     let layout = QuantLayout::new(scheme, shape)?;
     if bytes.len() != layout.total {
         return Err(QuantError::DataLength {
@@ -550,6 +550,17 @@ pub fn effective_scales(
             found: bytes.len(),
         });
     }
+    Ok(layout)
+}
+
+/// The effective scale of every block of quantized `bytes` (the stored
+/// scale times the per-tensor one).
+pub fn effective_scales(
+    bytes: &[u8],
+    shape: &Shape,
+    scheme: &QuantScheme,
+) -> Result<Vec<f32>, QuantError> {
+    let layout = checked_layout(bytes, shape, scheme)?;
     let global = layout.global_offset.map_or(1.0, |at| {
         load_scale(
             scheme.tensor_scale().unwrap_or(ScaleDtype::F32),
@@ -570,7 +581,7 @@ pub fn dequantize_values(
     scheme: &QuantScheme,
 ) -> Result<Vec<f32>, QuantError> {
     let scales = effective_scales(bytes, shape, scheme)?;
-    let layout = QuantLayout::new(scheme, shape)?;
+    let layout = checked_layout(bytes, shape, scheme)?;
     let region = &bytes[..layout.values_len];
     let mut out = vec![0f32; layout.num_values];
     // A 256-entry table: one code's value in units of the scale.
@@ -579,32 +590,4 @@ pub fn dequantize_values(
         out[i] = table[unpack(scheme, region, i) as usize] * scales[b];
     });
     Ok(out)
-}
-
-/// The integer codes of quantized `bytes`, one `i8` a value, for kernels
-/// that compute on them (integer kinds only).
-pub fn integer_codes(
-    bytes: &[u8],
-    shape: &Shape,
-    scheme: &QuantScheme,
-) -> Result<Vec<i8>, QuantError> {
-    if scheme.value.is_float() {
-        return Err(QuantError::Unsupported {
-            scheme: *scheme,
-            reason: "minifloat values have no integer codes",
-        });
-    }
-    let layout = QuantLayout::new(scheme, shape)?;
-    if bytes.len() != layout.total {
-        return Err(QuantError::DataLength {
-            scheme: *scheme,
-            shape: shape.clone(),
-            expected: layout.total,
-            found: bytes.len(),
-        });
-    }
-    let region = &bytes[..layout.values_len];
-    Ok((0..layout.num_values)
-        .map(|i| decode_value(scheme.value, unpack(scheme, region, i)) as i8)
-        .collect())
 }

@@ -12,6 +12,6 @@ mod scheme;
 
 pub use codec::{
     QuantError, QuantLayout, check_scheme, compute_scales, dequantize_values, effective_scales,
-    integer_codes, params_shape, quantize_values, quantized_data_len,
+    params_shape, quantize_values, quantized_data_len,
 };
 pub use scheme::*;
