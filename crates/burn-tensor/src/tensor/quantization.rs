@@ -87,7 +87,10 @@ pub fn compute_range<const D: usize>(
     if let Err(err) = check_scheme(scheme, &tensor.shape()) {
         panic!("compute_range: {err}");
     }
-    let blocks = by_block(tensor.primitive.clone(), scheme);
+    // In f32, whatever the tensor's dtype, so the scales are those the host
+    // codec computes for the same values (f16/bf16/f32 widen exactly).
+    let values = bridge::cast(tensor.primitive.clone(), burn_std::DType::F32);
+    let blocks = by_block(values, scheme);
     let flat = |t: BridgeTensor| {
         let n = t.shape().num_elements();
         Tensor::<1>::from_bridge(bridge::reshape(t, Shape::new([n])))

@@ -131,10 +131,12 @@ fn matmul_with_a_quantized_weight_agrees_with_the_dequantized_product() {
             let reference = x.clone().matmul(q.clone().dequantize().unsqueeze::<3>());
             let y = x.clone().matmul(q.unsqueeze::<3>());
             assert_eq!(y.dims(), [2, m, n]);
-            // Same weights, products summed in another order.
+            // Same weights, products summed in another order (and for
+            // f16/bf16, the reference's weight rounded to that dtype, the
+            // kernel's kept in f32): outputs reach about 30.
             y.into_data().assert_approx_eq::<FloatElem>(
                 &reference.into_data(),
-                Tolerance::rel_abs(1e-3, 1e-3),
+                dtype_tolerance(Tolerance::rel_abs(1e-3, 1e-3), 30.0),
             );
         }
     }
