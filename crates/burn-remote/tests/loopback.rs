@@ -341,9 +341,20 @@ fn killing_the_server_mid_session_fails_the_client_within_ten_seconds() {
     assert_eq!(values(x.clone()), vec![1.0, 2.0]);
     server.shutdown();
     let start = Instant::now();
-    let result = R::float_into_data(R::float_neg(x.clone()));
+    // The client may notice the lost connection before the op is recorded
+    // (the op then panics naming the cause) or only at the read (which
+    // returns the error): both are the documented outcome, never a hang.
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        R::float_into_data(R::float_neg(x.clone()))
+    }));
     let elapsed = start.elapsed();
-    assert!(result.is_err(), "a read after the server died succeeded");
+    match outcome {
+        Ok(result) => assert!(result.is_err(), "a read after the server died succeeded"),
+        Err(panic) => {
+            let message = panic.downcast_ref::<String>().cloned().unwrap_or_default();
+            assert!(message.contains("lost"), "{message}");
+        }
+    }
     assert!(
         elapsed < Duration::from_secs(10),
         "the error took {elapsed:?}"
