@@ -495,6 +495,12 @@ impl RunnerClient for RemoteClient {
     }
 
     fn supports_dtype(&self, dtype: DType) -> bool {
+        // Quantized tensors travel as their bytes and are quantized and
+        // dequantized through the host codec, which lays out any scheme
+        // packed along the innermost dim.
+        if let DType::QFloat(scheme) = dtype {
+            return matches!(scheme.store.packing_dim(), None | Some(0));
+        }
         self.info.supported.contains(&dtype)
     }
 
