@@ -160,6 +160,34 @@ fn a_tensor_larger_than_a_fragment_goes_there_and_back() {
     assert!(back.iter().zip(&values).all(|(b, v)| *b == v + 1.0));
 }
 
+#[test]
+fn a_quantized_tensor_goes_there_and_back_with_its_scales() {
+    use burn_backend::QTensorOps;
+    use burn_std::quantization::{Calibration, QuantScheme, QuantStore, QuantValue, ScaleDtype};
+
+    let server = serve(ServerSettings::default());
+    let device = session(&server, "quantized");
+    let values: Vec<f32> = (0..64).map(|i| (i as f32 - 30.0) / 7.0).collect();
+    let float = TensorData::new(values, [4, 16]);
+    for scheme in [
+        QuantScheme::default().with_value(QuantValue::Q8S),
+        QuantScheme::default()
+            .with_value(QuantValue::Q4S)
+            .with_store(QuantStore::PackedU32(0))
+            .per_block([8], ScaleDtype::F32),
+    ] {
+        let quantized = float.quantize(&scheme, Calibration::MinMax).unwrap();
+        // 64 values of 8 (4) bits and their scales: not the element size
+        // times the element count, which the server must not assume.
+        let tensor = R::q_from_data(quantized.clone(), &device);
+        let back = R::q_into_data(tensor).unwrap();
+        assert_eq!(back.dtype, quantized.dtype);
+        assert_eq!(&back.bytes[..], &quantized.bytes[..], "{scheme:?}");
+    }
+    assert_eq!(server.rejected(), 0);
+    assert_eq!(server.crashed(), 0);
+}
+
 fn values_of(tensor: <R as burn_backend::BackendTypes>::FloatTensorPrimitive) -> Vec<f32> {
     values(tensor)
 }

@@ -23,7 +23,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use burn_backend::Backend;
 use burn_ir::{OperationIr, TensorId, TensorIr, TensorStatus};
 use burn_router::TensorInterpreter;
-use burn_std::{DType, TensorData};
+use burn_std::{DType, Shape, TensorData};
 
 use crate::server::ServerSettings;
 use crate::wire::{Request, ServerMessage};
@@ -104,8 +104,7 @@ impl<B: Backend> Session<B> {
     fn tensor(&mut self, out: TensorIr, data: TensorData) -> Result<(), SessionError> {
         let op = "from_data";
         let bytes = self.check_output(op, &out)?;
-        let expected = bytes_of(&data.shape.dims, data.dtype)
-            .ok_or_else(|| violation(op, format!("shape {} overflows", data.shape)))?;
+        let expected = bytes_of(&data.shape, data.dtype).map_err(|reason| violation(op, reason))?;
         if data.bytes.len() as u64 != expected {
             return Err(violation(
                 op,
@@ -245,8 +244,7 @@ impl<B: Backend> Session<B> {
                 format!("the session holds {} tensors, its limit", self.max_tensors),
             ));
         }
-        bytes_of(&out.shape.dims, out.dtype)
-            .ok_or_else(|| violation(op, format!("output shape {} overflows", out.shape)))
+        bytes_of(&out.shape, out.dtype).map_err(|reason| violation(op, format!("output: {reason}")))
     }
 
     fn consume(&mut self, inputs: &[(TensorId, TensorStatus)]) {
@@ -282,13 +280,14 @@ impl<B: Backend> Session<B> {
     }
 }
 
-/// Bytes of a tensor, `None` when the count overflows.
-fn bytes_of(dims: &[usize], dtype: DType) -> Option<u64> {
-    let mut count: u64 = dtype.size() as u64;
-    for &dim in dims {
-        count = count.checked_mul(dim as u64)?;
-    }
-    Some(count)
+/// Bytes of a tensor: its elements times their size, or for a quantized
+/// tensor the length of its packed values and scales; an error when the
+/// count overflows or the scheme does not fit the shape.
+fn bytes_of(shape: &Shape, dtype: DType) -> Result<u64, String> {
+    shape
+        .try_num_bytes(dtype)
+        .map(|bytes| bytes as u64)
+        .map_err(|error| error.to_string())
 }
 
 /// Runs `f`, turning a panic (how backends reject bad operands) into its
