@@ -127,6 +127,24 @@ const REMOTE_TESTS: [&str; 4] = ["--test", "tensor", "--test", "autodiff"];
 const CLIPPY_EXTRA: &str =
     "burn/fusion,burn-backend-tests/fusion,burn/remote-server,burn-backend-tests/remote";
 
+/// The f32 suites on a CubeCL runtime without the Fusion decorator.
+fn no_fusion(features: &'static str) -> Vec<&'static str> {
+    vec![
+        "test",
+        "--release",
+        "-p",
+        "burn-backend-tests",
+        "-p",
+        "burn-cubecl",
+        "--features",
+        features,
+        "--test",
+        "tensor",
+        "--test",
+        "autodiff",
+    ]
+}
+
 /// One `cargo` command of the tests step, with the environment it needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TestRun {
@@ -196,7 +214,21 @@ impl Backend {
                     },
                 ]
             }
-            Backend::Wgpu | Backend::Cuda => vec![TestRun::new(self.test_command().to_vec())],
+            // Then the f32 suites without fusion, each kernel launched on
+            // its own. burn-cubecl keeps its `fusion` feature (unused
+            // there) so that its build, the longest, is shared.
+            Backend::Wgpu => vec![
+                TestRun::new(self.test_command().to_vec()),
+                TestRun::new(no_fusion(
+                    "burn-backend-tests/wgpu,burn-cubecl/wgpu,burn-cubecl/fusion",
+                )),
+            ],
+            Backend::Cuda => vec![
+                TestRun::new(self.test_command().to_vec()),
+                TestRun::new(no_fusion(
+                    "burn-backend-tests/cuda,burn-cubecl/cuda,burn-cubecl/fusion",
+                )),
+            ],
         }
     }
 
@@ -212,7 +244,9 @@ impl Backend {
                 "--features",
                 FLEX_FEATURES,
             ],
-            // The shared suites on the runtime, and the backend's own tests.
+            // The shared suites on the runtime under the Fusion decorator
+            // (the facade's default for GPUs), and the backend's own tests,
+            // its fused kernels' included.
             Backend::Wgpu => &[
                 "test",
                 "--release",
@@ -221,7 +255,7 @@ impl Backend {
                 "-p",
                 "burn-cubecl",
                 "--features",
-                "burn-backend-tests/wgpu,burn-cubecl/wgpu",
+                "burn-backend-tests/wgpu,burn-backend-tests/fusion,burn-cubecl/wgpu,burn-cubecl/fusion",
             ],
             Backend::Cuda => &[
                 "test",
@@ -231,7 +265,7 @@ impl Backend {
                 "-p",
                 "burn-cubecl",
                 "--features",
-                "burn-backend-tests/cuda,burn-cubecl/cuda",
+                "burn-backend-tests/cuda,burn-backend-tests/fusion,burn-cubecl/cuda,burn-cubecl/fusion",
             ],
         }
     }
@@ -438,13 +472,24 @@ mod tests {
         assert_eq!(
             Backend::Wgpu.test_command().join(" "),
             "test --release -p burn-backend-tests -p burn-cubecl \
-             --features burn-backend-tests/wgpu,burn-cubecl/wgpu"
+             --features burn-backend-tests/wgpu,burn-backend-tests/fusion,\
+             burn-cubecl/wgpu,burn-cubecl/fusion"
         );
         assert_eq!(
             Backend::Cuda.test_command().join(" "),
             "test --release -p burn-backend-tests -p burn-cubecl \
-             --features burn-backend-tests/cuda,burn-cubecl/cuda"
+             --features burn-backend-tests/cuda,burn-backend-tests/fusion,\
+             burn-cubecl/cuda,burn-cubecl/fusion"
         );
+        for backend in [Backend::Wgpu, Backend::Cuda] {
+            let commands = backend.test_commands();
+            assert_eq!(commands.len(), 2);
+            let plain = commands[1].args.join(" ");
+            assert!(!plain.contains("burn-backend-tests/fusion"), "{plain}");
+            // The same burn-cubecl build as the fused run.
+            assert!(plain.contains("burn-cubecl/fusion"), "{plain}");
+            assert!(plain.ends_with("--test tensor --test autodiff"), "{plain}");
+        }
         assert!(Backend::Flex.test_command().contains(&"--workspace"));
     }
 
@@ -458,7 +503,6 @@ mod tests {
         assert!(router.contains("burn-backend-tests/fusion"), "{router}");
         assert!(router.ends_with("--test checkpointing"), "{router}");
         assert!(FLEX_FEATURES.contains("burn/router") && FLEX_FEATURES.contains("burn/capture"));
-        assert_eq!(Backend::Wgpu.test_commands().len(), 1);
     }
 
     #[test]

@@ -45,11 +45,12 @@ pub(crate) struct Entry {
 /// follows the same order.
 pub(crate) const CATALOG: &[Entry] = &[
     // CUDA, ROCm, WGPU and the CubeCL CPU runtime share this variant: within
-    // the backend, the device picks the runtime.
+    // the backend, the device picks the runtime. Fusion<Cube> with
+    // burn-dispatch's `fusion` feature (the alias is chosen there).
     Entry {
         variant: "Cube",
         feature: "cube",
-        backend: "burn_cubecl::Cube",
+        backend: "crate::backends::Cube",
     },
     // Flex, or Fusion<Flex> with burn-dispatch's `fusion` feature (the
     // alias is chosen there).

@@ -228,6 +228,20 @@ def chain(x):
     return (x * 2 + 1).exp().tanh()
 
 
+def chain5(x):
+    return (x * 2 + 1).exp().tanh() * 0.5
+
+
+def gelu_tanh(x):
+    cubic = x**3 * 0.044715
+    inner = (x + cubic) * math.sqrt(2.0 / math.pi)
+    return x * 0.5 * (inner.tanh() + 1)
+
+
+def one_pass(x):
+    return x.clone()
+
+
 N = 4096
 ELEMENTS = N * N
 WORKLOADS = {
@@ -306,10 +320,15 @@ def gpu_matmul_tf32(n):
     return "matmul_half", 2.0 * n**3, setup
 
 
-def gpu_unary(n, nbytes, op):
+# `--compile`: the fusible workloads' ops through torch.compile.
+COMPILE = False
+
+
+def gpu_unary(n, nbytes, op, fusible=False):
     def setup():
         x = gpu_uniform(n, n)
-        return synced(lambda: op(x))
+        f = torch.compile(op) if COMPILE and fusible else op
+        return synced(lambda: f(x))
 
     return "memory", float(nbytes), setup
 
@@ -367,6 +386,10 @@ GPU_WORKLOADS = {
     "gpu_matmul_bf16_4096": gpu_matmul(4096, torch.bfloat16),
     "gpu_matmul_bf16_8192": gpu_matmul(8192, torch.bfloat16),
     "gpu_chain_f32_16384x16384": gpu_unary(GN, 4 * 2 * 4 * GPU_ELEMENTS, chain),
+    # --compile runs the first two through torch.compile.
+    "gpu_chain5_f32_4096x4096": gpu_unary(4096, 2 * 4 * 4096 * 4096, chain5, fusible=True),
+    "gpu_gelu_tanh_f32_16384x16384": gpu_unary(GN, 2 * 4 * GPU_ELEMENTS, gelu_tanh, fusible=True),
+    "gpu_one_pass_f32_16384x16384": gpu_unary(GN, 2 * 4 * GPU_ELEMENTS, one_pass),
     "gpu_softmax_last_f32_16384x16384": gpu_unary(
         GN, 2 * 4 * GPU_ELEMENTS, lambda x: torch.softmax(x, dim=-1)
     ),
@@ -435,7 +458,14 @@ def main():
     parser.add_argument("--filter", default=None)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--json", default=None)
+    parser.add_argument(
+        "--compile",
+        action="store_true",
+        help="run the fusible GPU workloads through torch.compile",
+    )
     args = parser.parse_args()
+    global COMPILE
+    COMPILE = args.compile
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
@@ -476,7 +506,9 @@ def main():
         )
 
     notes = [
-        "pytorch: eager CPU ops; mlp_forward_backward is forward + cross-entropy + backward "
+        ("pytorch: torch.compile for the fusible workloads (gpu_chain5, gpu_gelu_tanh), eager for the rest; "
+         if COMPILE else "")
+        + "pytorch: eager CPU ops; mlp_forward_backward is forward + cross-entropy + backward "
         "(gradients set to None first so they are not accumulated); mlp_train_step adds "
         "torch.optim.Adam(lr=1e-3).step() (defaults: on CPU, the per-tensor loop, not foreach)"
     ]

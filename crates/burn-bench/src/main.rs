@@ -100,9 +100,9 @@ impl Target {
     fn device(self) -> Result<Device, String> {
         match self {
             Self::Flex => Ok(Device::flex()),
-            #[cfg(feature = "cuda")]
+            #[cfg(feature = "cuda-plain")]
             Self::Cuda => Ok(Device::cuda(0)),
-            #[cfg(feature = "wgpu")]
+            #[cfg(feature = "wgpu-plain")]
             Self::Wgpu => Ok(Device::wgpu(Default::default())),
             #[allow(unreachable_patterns)]
             other => Err(format!(

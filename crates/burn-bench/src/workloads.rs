@@ -78,6 +78,32 @@ pub fn chain_bytes(elements: usize) -> f64 {
     (4 * 2 * 4 * elements) as f64
 }
 
+/// The five-op chain of the fusion issue, `((x * 2 + 1).exp().tanh() * 0.5)`.
+pub fn chain5(x: Tensor<2>) -> Tensor<2> {
+    (x * 2 + 1).exp().tanh() * 0.5
+}
+
+/// GELU in its tanh form, composed of primitives as a model writes it:
+/// `0.5 · x · (1 + tanh(√(2/π) · (x + 0.044715 · x³)))`, eight ops on
+/// three uses of `x`.
+pub fn gelu_tanh(x: Tensor<2>) -> Tensor<2> {
+    let cubic = x.clone().powf_scalar(3.0) * 0.044715;
+    let inner = (x.clone() + cubic) * (2.0 / core::f64::consts::PI).sqrt();
+    x * 0.5 * (inner.tanh() + 1)
+}
+
+/// One pass over the tensor, `x * 1` (a read and a write of every value):
+/// the bandwidth an element-wise block reaches at best.
+pub fn one_pass(x: Tensor<2>) -> Tensor<2> {
+    x * 1
+}
+
+/// Bytes of one pass (a read and a write of every f32 value): what a fused
+/// element-wise block moves, however long its chain.
+pub fn pass_bytes(elements: usize) -> f64 {
+    (2 * 4 * elements) as f64
+}
+
 /// Softmax over the last dimension.
 pub fn softmax_last(x: Tensor<2>) -> Tensor<2> {
     softmax(x, 1)
@@ -363,7 +389,7 @@ fn gpu_matmul(name: &'static str, n: usize, dtype: DType) -> Workload {
 
 /// f32 matmul with TF32 tensor cores allowed for the product only
 /// (`set_allow_tf32`, reset after the launch).
-#[cfg(any(feature = "cuda", feature = "wgpu"))]
+#[cfg(any(feature = "cuda-plain", feature = "wgpu-plain"))]
 fn gpu_matmul_tf32(name: &'static str, n: usize) -> Workload {
     Workload::new(
         name,
@@ -439,6 +465,27 @@ pub fn gpu() -> Vec<Workload> {
         gpu_matmul("gpu_matmul_bf16_4096", 4096, DType::BF16),
         gpu_matmul("gpu_matmul_bf16_8192", 8192, DType::BF16),
         gpu_unary("gpu_chain_f32_16384x16384", N, chain_bytes(elements), chain),
+        // The fusion targets: the five-op chain on 16M values, GELU (tanh
+        // form) on 256M, beside one pass over the 256M (bytes: one read and
+        // one write, so GB/s compare with the pass directly).
+        gpu_unary(
+            "gpu_chain5_f32_4096x4096",
+            4096,
+            pass_bytes(4096 * 4096),
+            chain5,
+        ),
+        gpu_unary(
+            "gpu_gelu_tanh_f32_16384x16384",
+            N,
+            pass_bytes(elements),
+            gelu_tanh,
+        ),
+        gpu_unary(
+            "gpu_one_pass_f32_16384x16384",
+            N,
+            pass_bytes(elements),
+            one_pass,
+        ),
         gpu_unary(
             "gpu_softmax_last_f32_16384x16384",
             N,
@@ -466,7 +513,7 @@ pub fn gpu() -> Vec<Workload> {
         gpu_conv2d("gpu_conv2d_f32_b64_c64_56x56_k3", 64, 64, 56),
         mlp_train_step("gpu_mlp_train_step"),
     ];
-    #[cfg(any(feature = "cuda", feature = "wgpu"))]
+    #[cfg(any(feature = "cuda-plain", feature = "wgpu-plain"))]
     workloads.splice(
         2..2,
         [
@@ -493,6 +540,22 @@ mod tests {
         let got = values(chain(x));
         assert!((got[0] - 0.991_328_9).abs() < 1e-6, "{got:?}");
         assert!((got[1] - 0.761_594_2).abs() < 1e-6, "{got:?}");
+    }
+
+    #[test]
+    fn chain5_and_gelu_tanh_match_hand_values() {
+        let x = Tensor::<2>::from_data([[0.0, -1.5]], &Device::flex());
+        // 0.5 · tanh(e^1) and 0.5 · tanh(e^-2).
+        let got = values(chain5(x));
+        assert!((got[0] - 0.495_664_5).abs() < 1e-6, "{got:?}");
+        assert!((got[1] - 0.067_257_5).abs() < 1e-6, "{got:?}");
+        // 0.5 · x · (1 + tanh(√(2/π) · (x + 0.044715 x³))) at 1 and -2.
+        let x = Tensor::<2>::from_data([[1.0, -2.0]], &Device::flex());
+        let got = values(gelu_tanh(x));
+        assert!((got[0] - 0.841_192).abs() < 1e-6, "{got:?}");
+        assert!((got[1] + 0.045_402_3).abs() < 1e-6, "{got:?}");
+        let x = Tensor::<2>::from_data([[3.5, -0.25]], &Device::flex());
+        assert_eq!(values(one_pass(x)), vec![3.5, -0.25]);
     }
 
     #[test]

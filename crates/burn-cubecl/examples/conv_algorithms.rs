@@ -1,4 +1,4 @@
-//! Times the two convolution algorithms of `ops::conv` on the default Cube
+//! Times the two convolution algorithms of `ops::conv` on the default CubeBackend
 //! device, and the matrix product of the column-matrix route in both
 //! orientations, so the choices in `ops::conv` come from measurements.
 //!
@@ -14,17 +14,17 @@ use burn_cubecl::ops::conv::{
     ConvAlgorithm, conv_transpose3d_with, conv3d_weight_backward_with, conv3d_with,
 };
 use burn_cubecl::ops::matmul::{matmul_with, strategies};
-use burn_cubecl::{Cube, CubeDevice, CubeTensor};
+use burn_cubecl::{CubeBackend, CubeDevice, CubeTensor};
 use burn_std::{DType, Distribution, Shape};
 
 fn random(dims: &[usize], dtype: DType, device: &CubeDevice) -> CubeTensor {
-    let t = Cube::float_random(
+    let t = CubeBackend::float_random(
         Shape::from(dims.to_vec()),
         Distribution::Default,
         device,
         DType::F32,
     );
-    Cube::float_cast(t, dtype)
+    CubeBackend::float_cast(t, dtype)
 }
 
 /// Median seconds of `run` over 10 timed runs after 3 warm-ups.
@@ -33,7 +33,7 @@ fn time(device: &CubeDevice, mut run: impl FnMut()) -> f64 {
     for i in 0..13 {
         let start = Instant::now();
         run();
-        Cube::sync(device).expect("the device runs the kernels");
+        CubeBackend::sync(device).expect("the device runs the kernels");
         if i >= 3 {
             times.push(start.elapsed().as_secs_f64());
         }
@@ -44,13 +44,13 @@ fn time(device: &CubeDevice, mut run: impl FnMut()) -> f64 {
 
 fn main() {
     let device = CubeDevice::default();
-    println!("device {:?}: {}", device, Cube::name(&device));
+    println!("device {:?}: {}", device, CubeBackend::name(&device));
     let (batch, channels, size) = (64, 64, 56);
     let taps = 9;
     let positions = batch * size * size;
     let flops = 2.0 * (positions * channels * channels * taps) as f64;
     for dtype in [DType::F32, DType::F16] {
-        if !Cube::supports_dtype(&device, dtype) {
+        if !CubeBackend::supports_dtype(&device, dtype) {
             println!("{dtype}: not supported on this device");
             continue;
         }
@@ -118,7 +118,7 @@ fn main() {
         let k = channels * taps;
         let w2 = random(&[channels, k], dtype, &device);
         let cols = random(&[k, positions], dtype, &device);
-        let transposed = |t: &CubeTensor| Cube::float_permute(t.clone(), &[1, 0]);
+        let transposed = |t: &CubeTensor| CubeBackend::float_permute(t.clone(), &[1, 0]);
         for (i, strategy) in strategies().into_iter().enumerate() {
             let out_a = w2.empty_like(Shape::new([channels, positions]), dtype);
             let out_b = w2.empty_like(Shape::new([positions, channels]), dtype);

@@ -19,7 +19,7 @@ use std::time::Instant;
 use burn_backend::{Backend, FloatTensorOps};
 use burn_cubecl::client::CubeClient;
 use burn_cubecl::ops::matmul::matmul_with;
-use burn_cubecl::{Cube, CubeDevice, CubeTensor};
+use burn_cubecl::{CubeBackend, CubeDevice, CubeTensor};
 use burn_std::{DType, Distribution, Shape};
 use cubecl::ir::AddressType;
 use cubek::matmul::components::stage::PartitionBuffering;
@@ -124,26 +124,26 @@ fn blueprint(plan: Plan, n: usize, rhs: MatrixLayout, ty: DType, sms: u32) -> Ti
 }
 
 fn random(n: usize, dtype: DType, device: &CubeDevice) -> CubeTensor {
-    let t = Cube::float_random(
+    let t = CubeBackend::float_random(
         Shape::new([n, n]),
         Distribution::Default,
         device,
         DType::F32,
     );
-    Cube::float_cast(t, dtype)
+    CubeBackend::float_cast(t, dtype)
 }
 
 /// max |a − b| / max |b|, computed on the device.
 fn rel_diff(a: &CubeTensor, b: &CubeTensor) -> f32 {
-    let a = Cube::float_cast(a.clone(), DType::F32);
-    let b = Cube::float_cast(b.clone(), DType::F32);
-    let scale = Cube::float_max(Cube::float_abs(b.clone()));
-    let diff = Cube::float_max(Cube::float_abs(Cube::float_sub(a, b)));
-    let scale = Cube::float_into_data(scale)
+    let a = CubeBackend::float_cast(a.clone(), DType::F32);
+    let b = CubeBackend::float_cast(b.clone(), DType::F32);
+    let scale = CubeBackend::float_max(CubeBackend::float_abs(b.clone()));
+    let diff = CubeBackend::float_max(CubeBackend::float_abs(CubeBackend::float_sub(a, b)));
+    let scale = CubeBackend::float_into_data(scale)
         .unwrap()
         .to_vec::<f32>()
         .unwrap()[0];
-    let diff = Cube::float_into_data(diff)
+    let diff = CubeBackend::float_into_data(diff)
         .unwrap()
         .to_vec::<f32>()
         .unwrap()[0];
@@ -162,7 +162,7 @@ fn time(
     for i in 0..8 {
         let start = Instant::now();
         matmul_with(strategy, lhs, rhs, out)?;
-        Cube::sync(device).map_err(|e| format!("{e:?}"))?;
+        CubeBackend::sync(device).map_err(|e| format!("{e:?}"))?;
         if i >= 2 {
             times.push(start.elapsed().as_secs_f64());
         }
@@ -302,7 +302,10 @@ fn main() {
         let square = random(n, dtype, &device);
         let mut layouts = vec![(MatrixLayout::RowMajor, square.clone())];
         if dtype == DType::F16 {
-            layouts.push((MatrixLayout::ColMajor, Cube::float_swap_dims(square, 0, 1)));
+            layouts.push((
+                MatrixLayout::ColMajor,
+                CubeBackend::float_swap_dims(square, 0, 1),
+            ));
         }
         for (layout, rhs) in layouts {
             let name = if layout == MatrixLayout::RowMajor {
@@ -358,7 +361,7 @@ fn tn_sweep(n: usize, sms: u32, device: &CubeDevice) {
         "SHIPPED no longer matches ops::matmul::tn_blueprint"
     );
     let lhs = random(n, dtype, device);
-    let rhs = Cube::float_swap_dims(random(n, dtype, device), 0, 1);
+    let rhs = CubeBackend::float_swap_dims(random(n, dtype, device), 0, 1);
     let reference = lhs.empty_like(Shape::new([n, n]), dtype);
     let inferred = Strategy::DoubleTmaMma(Default::default());
     if let Err(e) = time(&inferred, &lhs, &rhs, &reference, device) {

@@ -1,4 +1,4 @@
-//! Times each of cubek's matmul routines on the default Cube device, so the
+//! Times each of cubek's matmul routines on the default CubeCL device, so the
 //! order of `ops::matmul::strategies()` is chosen from measurements.
 //!
 //! `cargo run --release -p burn-cubecl --features cuda --example matmul_strategies [N...]`
@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use burn_backend::{Backend, FloatTensorOps, TensorMetadata};
 use burn_cubecl::ops::matmul::matmul_with;
-use burn_cubecl::{Cube, CubeDevice, CubeTensor};
+use burn_cubecl::{CubeBackend, CubeDevice, CubeTensor};
 use burn_std::{DType, Distribution, Shape};
 use cubek::matmul::launch::Strategy;
 
@@ -78,18 +78,21 @@ fn routines() -> Vec<(&'static str, Strategy)> {
 }
 
 fn random(n: usize, dtype: DType, device: &CubeDevice) -> CubeTensor {
-    let t = Cube::float_random(
+    let t = CubeBackend::float_random(
         Shape::new([n, n]),
         Distribution::Default,
         device,
         DType::F32,
     );
-    Cube::float_cast(t, dtype)
+    CubeBackend::float_cast(t, dtype)
 }
 
 fn to_f32(t: CubeTensor) -> Vec<f32> {
-    let t = Cube::float_cast(t, DType::F32);
-    Cube::float_into_data(t).unwrap().to_vec::<f32>().unwrap()
+    let t = CubeBackend::float_cast(t, DType::F32);
+    CubeBackend::float_into_data(t)
+        .unwrap()
+        .to_vec::<f32>()
+        .unwrap()
 }
 
 fn max_rel_diff(a: &[f32], b: &[f32]) -> f32 {
@@ -110,9 +113,9 @@ fn main() {
     } else {
         sizes
     };
-    println!("device {:?}: {}", device, Cube::name(&device));
+    println!("device {:?}: {}", device, CubeBackend::name(&device));
     for dtype in [DType::F32, DType::F16, DType::BF16] {
-        if !Cube::supports_dtype(&device, dtype) {
+        if !CubeBackend::supports_dtype(&device, dtype) {
             println!("{dtype}: not supported on this device");
             continue;
         }
@@ -120,8 +123,8 @@ fn main() {
         // is not used for floats, so compute the reference in f32 on the
         // unit routine with f32 operands).
         let (a, b) = (random(256, dtype, &device), random(256, dtype, &device));
-        let a32 = Cube::float_cast(a.clone(), DType::F32);
-        let b32 = Cube::float_cast(b.clone(), DType::F32);
+        let a32 = CubeBackend::float_cast(a.clone(), DType::F32);
+        let b32 = CubeBackend::float_cast(b.clone(), DType::F32);
         let reference_out = a32.empty_like(Shape::new([256, 256]), DType::F32);
         matmul_with(
             &Strategy::SimpleUnit(Default::default()),
@@ -147,7 +150,7 @@ fn main() {
                     println!("{dtype} {n:>5} {name:<26} unavailable: {first}");
                     continue;
                 }
-                if Cube::sync(&device).is_err() {
+                if CubeBackend::sync(&device).is_err() {
                     println!("{dtype} {n:>5} {name:<26} failed at launch");
                     continue;
                 }
@@ -158,7 +161,7 @@ fn main() {
                 for i in 0..8 {
                     let start = Instant::now();
                     if matmul_with(&strategy, &lhs, &rhs, &out).is_err()
-                        || Cube::sync(&device).is_err()
+                        || CubeBackend::sync(&device).is_err()
                     {
                         failed = true;
                         break;

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use burn_backend::{Backend, FloatTensorOps};
 use burn_cubecl::ops::softmax::{softmax, softmax_cached_with};
-use burn_cubecl::{Cube, CubeDevice, CubeTensor};
+use burn_cubecl::{CubeBackend, CubeDevice, CubeTensor};
 use burn_std::{DType, Distribution, Shape};
 
 /// Median seconds per op of eight queued ops, over twenty syncs.
@@ -20,7 +20,7 @@ fn per_op(device: &CubeDevice, op: &dyn Fn() -> CubeTensor) -> f64 {
         for _ in 0..8 {
             drop(op());
         }
-        Cube::sync(device).expect("sync");
+        CubeBackend::sync(device).expect("sync");
         if i >= 2 {
             times.push(start.elapsed().as_secs_f64() / 8.0);
         }
@@ -39,14 +39,14 @@ fn main() {
         [r, c] => (r, c),
         _ => (16384, 16384),
     };
-    let x = Cube::float_random(
+    let x = CubeBackend::float_random(
         Shape::new([rows, cols]),
         Distribution::Default,
         &device,
         DType::F32,
     );
     let bytes = 2.0 * (rows * cols * 4) as f64;
-    let reference = Cube::float_into_data(softmax(x.clone(), 1, false))
+    let reference = CubeBackend::float_into_data(softmax(x.clone(), 1, false))
         .unwrap()
         .to_vec::<f32>()
         .unwrap();
@@ -59,7 +59,9 @@ fn main() {
     };
     report(
         "x * 1",
-        per_op(&device, &|| Cube::float_mul_scalar(x.clone(), 1.0.into())),
+        per_op(&device, &|| {
+            CubeBackend::float_mul_scalar(x.clone(), 1.0.into())
+        }),
     );
     report(
         "softmax (shipped)",
@@ -71,7 +73,7 @@ fn main() {
         if !block.is_power_of_two() || !(32..=1024).contains(&block) {
             continue;
         }
-        let out = Cube::float_into_data(softmax_cached_with(x.clone(), block, cache))
+        let out = CubeBackend::float_into_data(softmax_cached_with(x.clone(), block, cache))
             .unwrap()
             .to_vec::<f32>()
             .unwrap();

@@ -1,6 +1,6 @@
-//! `Cube` as a `Backend`. The ops traits come from burn-backend's kernel
+//! `CubeBackend` as a `Backend`. The ops traits come from burn-backend's kernel
 //! adapters over the kernel traits that `crate::ops` implements, one per
-//! file; this file holds what is Cube's own: the primitive types, moving
+//! file; this file holds what is CubeBackend's own: the primitive types, moving
 //! data between host and devices, the backend's identity and the fused
 //! softmax.
 
@@ -17,9 +17,9 @@ use crate::{CubeDevice, CubeTensor};
 /// The CubeCL backend: one backend for every CubeCL runtime, the device
 /// picks which (CUDA, ROCm, WGPU or the CPU runtime).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Cube;
+pub struct CubeBackend;
 
-impl BackendTypes for Cube {
+impl BackendTypes for CubeBackend {
     type Device = CubeDevice;
     type FloatTensorPrimitive = CubeTensor;
     type IntTensorPrimitive = CubeTensor;
@@ -27,7 +27,7 @@ impl BackendTypes for Cube {
     type QuantizedTensorPrimitive = CubeTensor;
 }
 
-impl Backend for Cube {
+impl Backend for CubeBackend {
     fn name(device: &CubeDevice) -> String {
         alloc::format!("cubecl<{}>", device.runtime_name())
     }
@@ -63,10 +63,10 @@ impl Backend for Cube {
 }
 
 // Empty: each kernel family is implemented in its file of `crate::ops`.
-impl Kernels for Cube {}
+impl Kernels for CubeBackend {}
 
 // Each tensor carries its device; moving to another reads back and uploads.
-impl DeviceKernels for Cube {
+impl DeviceKernels for CubeBackend {
     type Tensor = CubeTensor;
     const BOOL: DType = BOOL;
 
@@ -84,9 +84,9 @@ impl DeviceKernels for Cube {
     }
 }
 
-// Composites: the trait's defaults over Cube's kernels, except softmax,
+// Composites: the trait's defaults over CubeBackend's kernels, except softmax,
 // fused into one kernel (one cube per row) instead of five.
-impl ActivationOps<Self> for Cube {
+impl ActivationOps<Self> for CubeBackend {
     fn softmax(tensor: CubeTensor, dim: usize) -> CubeTensor {
         crate::ops::softmax::softmax(tensor, dim, false)
     }
@@ -95,4 +95,4 @@ impl ActivationOps<Self> for Cube {
         crate::ops::softmax::softmax(tensor, dim, true)
     }
 }
-impl TransactionOps<Self> for Cube {}
+impl TransactionOps<Self> for CubeBackend {}

@@ -91,3 +91,30 @@ macro_rules! with_runtime {
     }};
 }
 pub(crate) use with_runtime;
+
+/// What a device's memory pools hold, from cubecl's report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryReport {
+    /// Buffers in use.
+    pub allocations: u64,
+    /// Bytes of those buffers.
+    pub bytes_in_use: u64,
+    /// Bytes the pools hold from the device, in use or not.
+    pub bytes_reserved: u64,
+}
+
+/// The memory report of `device`, after the work submitted so far has run.
+pub fn memory_report(device: &CubeDevice) -> Result<MemoryReport, String> {
+    let client = CubeClient::of(device);
+    with_runtime!(&client, R, c => {
+        cubecl::future::block_on(c.sync()).map_err(|e| alloc::format!("memory_report: {e:?}"))?;
+        let usage = c
+            .memory_usage()
+            .map_err(|e| alloc::format!("memory_report: {e:?}"))?;
+        Ok(MemoryReport {
+            allocations: usage.number_allocs,
+            bytes_in_use: usage.bytes_in_use,
+            bytes_reserved: usage.bytes_reserved,
+        })
+    })
+}

@@ -7,7 +7,7 @@ pub use cubecl::wgpu::WgpuDevice;
 
 /// A device of one of the CubeCL runtimes compiled in.
 ///
-/// Every runtime shares the one [`Cube`](crate::Cube) backend: the device
+/// Every runtime shares the one [`CubeBackend`](crate::CubeBackend): the device
 /// picks the runtime. The variants present depend on the crate features
 /// (`cuda`, `rocm`, `wgpu`, `cpu`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -44,7 +44,7 @@ pub fn storage(dtype: DType) -> StorageType {
     StorageType::Scalar(elem_type(dtype))
 }
 
-/// The dtype a tensor of `dtype` has once stored on a Cube device: the same,
+/// The dtype a tensor of `dtype` has once stored on a CubeCL device: the same,
 /// except that every bool store becomes [`BOOL`].
 pub fn stored(dtype: DType) -> DType {
     if dtype.is_bool() { BOOL } else { dtype }

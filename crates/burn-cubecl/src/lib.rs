@@ -1,6 +1,6 @@
 //! # burn-cubecl: the CubeCL backend
 //!
-//! One backend, [`Cube`], for every CubeCL runtime: the [`CubeDevice`]
+//! One backend, [`CubeBackend`], for every CubeCL runtime: the [`CubeDevice`]
 //! picks CUDA, ROCm, WGPU or CubeCL's CPU runtime, each behind the crate
 //! feature of the same name. Kernels are written once with `#[cube]` and
 //! compiled by cubecl for the device at run time; the dtype is a run-time
@@ -24,6 +24,12 @@
 //! (CubeCL's MLIR CPU runtime: its build downloads an LLVM bundle, so it
 //! needs a network while building).
 //!
+//! With the `fusion` feature, [`CubeBackend`] is a
+//! [`FusionBackend`](burn_fusion::FusionBackend) and [`Cube`] is
+//! `Fusion<CubeBackend>`: under burn-fusion's decorator, chains of
+//! element-wise ops run as one generated kernel each (the kernels live in
+//! burn-cubecl-fusion). Without it, [`Cube`] is [`CubeBackend`].
+//!
 //! Without a runtime feature the crate is empty: a workspace build that
 //! does not ask for a GPU compiles none of CubeCL.
 
@@ -37,13 +43,23 @@ pub mod client;
 pub mod device;
 #[cfg(feature = "runtime")]
 pub mod dtype;
+#[cfg(all(feature = "runtime", feature = "fusion"))]
+mod fusion;
 #[cfg(feature = "runtime")]
 pub mod ops;
 #[cfg(feature = "runtime")]
 pub mod tensor;
 
 #[cfg(feature = "runtime")]
-pub use backend::Cube;
+pub use backend::CubeBackend;
+/// The CubeCL backend under the Fusion decorator (`fusion` feature).
+#[cfg(all(feature = "runtime", feature = "fusion"))]
+pub type Cube = burn_fusion::Fusion<CubeBackend>;
+/// The CubeCL backend (without the `fusion` feature, no decorator).
+#[cfg(all(feature = "runtime", not(feature = "fusion")))]
+pub type Cube = CubeBackend;
+#[cfg(feature = "runtime")]
+pub use client::{MemoryReport, memory_report};
 #[cfg(feature = "runtime")]
 pub use device::CubeDevice;
 #[cfg(feature = "wgpu")]

@@ -11,7 +11,7 @@ use crate::CubeDevice;
 use crate::client::{CubeClient, with_runtime};
 use crate::dtype::{self, BOOL};
 
-/// The primitive of every tensor kind of the [`Cube`](crate::Cube) backend.
+/// The primitive of every tensor kind of the [`CubeBackend`](crate::CubeBackend).
 ///
 /// `handle` is a whole device buffer; the tensor reads `shape` elements at
 /// `offset + Σ coord·stride` (all in elements). Permute, expand (stride 0),

@@ -1,9 +1,9 @@
 #![cfg(any(feature = "wgpu", feature = "cuda"))]
-//! Indexed ops of the Cube backend (gather, scatter_add, select, select_add,
+//! Indexed ops of the CubeCL backend (gather, scatter_add, select, select_add,
 //! mask_where, mask_fill, argwhere), against values worked by hand.
 
 use burn_backend::{Backend, BoolTensorOps, FloatTensorOps, IntTensorOps, TensorMetadata};
-use burn_cubecl::{Cube, CubeDevice, CubeTensor};
+use burn_cubecl::{CubeBackend, CubeDevice, CubeTensor};
 use burn_std::{DType, Scalar, Shape, Slice, TensorData, f16};
 
 fn dev() -> CubeDevice {
@@ -11,31 +11,40 @@ fn dev() -> CubeDevice {
 }
 
 fn floats<const N: usize, const M: usize>(rows: [[f32; M]; N]) -> CubeTensor {
-    Cube::float_from_data(TensorData::from(rows), &dev())
+    CubeBackend::float_from_data(TensorData::from(rows), &dev())
 }
 
 fn ints<const N: usize, const M: usize>(rows: [[i32; M]; N]) -> CubeTensor {
-    Cube::int_from_data(TensorData::from(rows), &dev())
+    CubeBackend::int_from_data(TensorData::from(rows), &dev())
 }
 
 fn ints1(values: &[i32]) -> CubeTensor {
-    Cube::int_from_data(TensorData::new(values.to_vec(), [values.len()]), &dev())
+    CubeBackend::int_from_data(TensorData::new(values.to_vec(), [values.len()]), &dev())
 }
 
 fn bools<const N: usize, const M: usize>(rows: [[bool; M]; N]) -> CubeTensor {
-    Cube::bool_from_data(TensorData::from(rows), &dev())
+    CubeBackend::bool_from_data(TensorData::from(rows), &dev())
 }
 
 fn f(t: CubeTensor) -> Vec<f32> {
-    Cube::float_into_data(t).unwrap().to_vec::<f32>().unwrap()
+    CubeBackend::float_into_data(t)
+        .unwrap()
+        .to_vec::<f32>()
+        .unwrap()
 }
 
 fn i(t: CubeTensor) -> Vec<i32> {
-    Cube::int_into_data(t).unwrap().to_vec::<i32>().unwrap()
+    CubeBackend::int_into_data(t)
+        .unwrap()
+        .to_vec::<i32>()
+        .unwrap()
 }
 
 fn b(t: CubeTensor) -> Vec<bool> {
-    Cube::bool_into_data(t).unwrap().to_vec::<bool>().unwrap()
+    CubeBackend::bool_into_data(t)
+        .unwrap()
+        .to_vec::<bool>()
+        .unwrap()
 }
 
 fn dims(t: &CubeTensor) -> Vec<usize> {
@@ -61,13 +70,13 @@ fn full_range() -> Slice {
 fn gather_along_dim1_and_dim0() {
     let t = floats([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]);
     let idx = ints([[2, 2, 0, 1], [1, 0, 0, 2]]);
-    let out = Cube::float_gather(1, t, idx);
+    let out = CubeBackend::float_gather(1, t, idx);
     assert_eq!(dims(&out), [2, 4]);
     assert_close(&f(out), &[2.0, 2.0, 0.0, 1.0, 4.0, 3.0, 3.0, 5.0]);
 
     // Indices smaller than the tensor outside dim.
     let t = floats([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.0]]);
-    let out = Cube::float_gather(0, t, ints([[2, 0]]));
+    let out = CubeBackend::float_gather(0, t, ints([[2, 0]]));
     assert_eq!(dims(&out), [1, 2]);
     assert_close(&f(out), &[6.0, 1.0]);
 }
@@ -75,10 +84,10 @@ fn gather_along_dim1_and_dim0() {
 #[test]
 fn gather_transposed_input_and_indices() {
     // transposed: [[0, 3], [1, 4], [2, 5]]
-    let t = Cube::float_permute(floats([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]), &[1, 0]);
+    let t = CubeBackend::float_permute(floats([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]), &[1, 0]);
     // transposed: [[1, 0], [0, 0], [1, 1]]
-    let idx = Cube::int_permute(ints([[1, 0, 1], [0, 0, 1]]), &[1, 0]);
-    let out = Cube::float_gather(1, t, idx);
+    let idx = CubeBackend::int_permute(ints([[1, 0, 1], [0, 0, 1]]), &[1, 0]);
+    let out = CubeBackend::float_gather(1, t, idx);
     assert_close(&f(out), &[3.0, 0.0, 1.0, 1.0, 5.0, 5.0]);
 }
 
@@ -86,46 +95,47 @@ fn gather_transposed_input_and_indices() {
 fn gather_sliced_input_keeps_nan_and_ints_and_bools() {
     // Column slice 1..3 of [[0, 1, 2], [3, NaN, 5]] (an offset view).
     let t = floats([[0.0, 1.0, 2.0], [3.0, f32::NAN, 5.0]]);
-    let t = Cube::float_slice(t, &[full_range(), Slice::new(1, Some(3), 1)]);
-    let out = Cube::float_gather(1, t, ints([[1, 0], [0, 0]]));
+    let t = CubeBackend::float_slice(t, &[full_range(), Slice::new(1, Some(3), 1)]);
+    let out = CubeBackend::float_gather(1, t, ints([[1, 0], [0, 0]]));
     assert_close(&f(out), &[2.0, 1.0, f32::NAN, f32::NAN]);
 
     let t = ints([[10, -20, 30], [-40, 50, -60]]);
-    let out = Cube::int_gather(0, t, ints([[1, 0, 1]]));
+    let out = CubeBackend::int_gather(0, t, ints([[1, 0, 1]]));
     assert_eq!(i(out), [-40, -20, -60]);
 
     let t = bools([[true, false, true], [false, true, false]]);
-    let out = Cube::bool_gather(1, t, ints([[1, 1], [1, 0]]));
+    let out = CubeBackend::bool_gather(1, t, ints([[1, 1], [1, 0]]));
     assert_eq!(b(out), [false, false, true, false]);
 }
 
 #[test]
 fn gather_out_of_range_indices_give_zero() {
     let t = floats([[1.0, 2.0], [3.0, 4.0]]);
-    let out = Cube::float_gather(1, t, ints([[2, 1], [-1, 0]]));
+    let out = CubeBackend::float_gather(1, t, ints([[2, 1], [-1, 0]]));
     assert_close(&f(out), &[0.0, 2.0, 0.0, 3.0]);
 }
 
 #[test]
 fn gather_i64_indices_when_supported() {
-    if !Cube::supports_dtype(&dev(), DType::I64) {
+    if !CubeBackend::supports_dtype(&dev(), DType::I64) {
         eprintln!("i64 not supported on this device: skipped");
         return;
     }
     let t = floats([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]);
-    let idx = Cube::int_from_data(TensorData::from([[2i64, 0], [1, 1]]), &dev());
+    let idx = CubeBackend::int_from_data(TensorData::from([[2i64, 0], [1, 1]]), &dev());
     assert_close(
-        &f(Cube::float_gather(1, t.clone(), idx)),
+        &f(CubeBackend::float_gather(1, t.clone(), idx)),
         &[2.0, 0.0, 4.0, 4.0],
     );
     // 2^32 + 1 must not wrap to index 1.
-    let idx = Cube::int_from_data(TensorData::from([[(1i64 << 32) + 1, 1], [-1, 0]]), &dev());
+    let idx =
+        CubeBackend::int_from_data(TensorData::from([[(1i64 << 32) + 1, 1], [-1, 0]]), &dev());
     assert_close(
-        &f(Cube::float_gather(1, t.clone(), idx)),
+        &f(CubeBackend::float_gather(1, t.clone(), idx)),
         &[0.0, 1.0, 0.0, 3.0],
     );
-    let idx = Cube::int_from_data(TensorData::from([(1i64 << 32) + 1, 0]), &dev());
-    let out = Cube::float_select_add(t, 1, idx, floats([[10.0, 20.0], [30.0, 40.0]]));
+    let idx = CubeBackend::int_from_data(TensorData::from([(1i64 << 32) + 1, 0]), &dev());
+    let out = CubeBackend::float_select_add(t, 1, idx, floats([[10.0, 20.0], [30.0, 40.0]]));
     assert_close(&f(out), &[20.0, 1.0, 2.0, 43.0, 4.0, 5.0]);
 }
 
@@ -139,9 +149,9 @@ fn gather_large_matches_host_reference() {
         ((seed >> 8) as usize % m) as i32
     };
     let idx: Vec<i32> = (0..rows * k).map(|_| next(cols)).collect();
-    let t = Cube::float_from_data(TensorData::new(data.clone(), [rows, cols]), &dev());
-    let it = Cube::int_from_data(TensorData::new(idx.clone(), [rows, k]), &dev());
-    let out = f(Cube::float_gather(1, t, it));
+    let t = CubeBackend::float_from_data(TensorData::new(data.clone(), [rows, cols]), &dev());
+    let it = CubeBackend::int_from_data(TensorData::new(idx.clone(), [rows, k]), &dev());
+    let out = f(CubeBackend::float_gather(1, t, it));
     let expected: Vec<f32> = (0..rows * k)
         .map(|p| data[(p / k) * cols + idx[p] as usize])
         .collect();
@@ -155,11 +165,11 @@ fn scatter_add_accumulates_duplicates() {
     let t = floats([[1.0, 1.0, 1.0], [0.0, 0.0, 0.0]]);
     let idx = ints([[2, 0], [1, 1]]);
     let v = floats([[5.0, 6.0], [7.0, 8.0]]);
-    let out = Cube::float_scatter_add(1, t, idx, v);
+    let out = CubeBackend::float_scatter_add(1, t, idx, v);
     assert_close(&f(out), &[7.0, 1.0, 6.0, 0.0, 15.0, 0.0]);
 
-    let t = Cube::float_zeros(Shape::new([3, 2]), &dev(), DType::F32);
-    let out = Cube::float_scatter_add(
+    let t = CubeBackend::float_zeros(Shape::new([3, 2]), &dev(), DType::F32);
+    let out = CubeBackend::float_scatter_add(
         0,
         t,
         ints([[0, 2], [0, 1]]),
@@ -171,13 +181,13 @@ fn scatter_add_accumulates_duplicates() {
 #[test]
 fn scatter_add_transposed_tensor_larger_value_and_nan() {
     // transposed: [[1, 3], [2, 4]]
-    let t = Cube::float_permute(floats([[1.0, 2.0], [3.0, 4.0]]), &[1, 0]);
-    let out = Cube::float_scatter_add(1, t, ints([[1], [0]]), floats([[10.0], [20.0]]));
+    let t = CubeBackend::float_permute(floats([[1.0, 2.0], [3.0, 4.0]]), &[1, 0]);
+    let out = CubeBackend::float_scatter_add(1, t, ints([[1], [0]]), floats([[10.0], [20.0]]));
     assert_close(&f(out), &[1.0, 13.0, 22.0, 4.0]);
 
     // value [2, 3] is larger than indices [2, 2]: its last column is unused.
     let t = floats([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]);
-    let out = Cube::float_scatter_add(
+    let out = CubeBackend::float_scatter_add(
         1,
         t,
         ints([[0, 0], [2, 1]]),
@@ -187,14 +197,14 @@ fn scatter_add_transposed_tensor_larger_value_and_nan() {
 
     // Indices smaller than the tensor outside dim leave other rows alone.
     let t = floats([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]);
-    let out = Cube::float_scatter_add(1, t, ints([[1, 1]]), floats([[0.5, 0.25]]));
+    let out = CubeBackend::float_scatter_add(1, t, ints([[1, 1]]), floats([[0.5, 0.25]]));
     assert_close(&f(out), &[1.0, 2.75, 3.0, 4.0, 5.0, 6.0]);
 }
 
 #[test]
 fn scatter_add_ints_wrap_and_out_of_range_is_skipped() {
     let t = ints([[i32::MAX, 0, 5]]);
-    let out = Cube::int_scatter_add(1, t, ints([[0, 2, 3, -1]]), ints([[1, 7, 1000, 1000]]));
+    let out = CubeBackend::int_scatter_add(1, t, ints([[0, 2, 3, -1]]), ints([[1, 7, 1000, 1000]]));
     assert_eq!(i(out), [i32::MIN, 0, 12]);
 }
 
@@ -214,28 +224,31 @@ fn scatter_add_large_matches_host_reference() {
         let c = p % cols;
         expected[idx[p] as usize * cols + c] += val[p];
     }
-    let out = Cube::int_scatter_add(
+    let out = CubeBackend::int_scatter_add(
         0,
-        Cube::int_from_data(TensorData::new(base, [rows, cols]), &dev()),
-        Cube::int_from_data(TensorData::new(idx, [k, cols]), &dev()),
-        Cube::int_from_data(TensorData::new(val, [k, cols]), &dev()),
+        CubeBackend::int_from_data(TensorData::new(base, [rows, cols]), &dev()),
+        CubeBackend::int_from_data(TensorData::new(idx, [k, cols]), &dev()),
+        CubeBackend::int_from_data(TensorData::new(val, [k, cols]), &dev()),
     );
     assert_eq!(i(out), expected);
 }
 
 #[test]
 fn scatter_add_f16_accumulates_in_f32() {
-    if !Cube::supports_dtype(&dev(), DType::F16) {
+    if !CubeBackend::supports_dtype(&dev(), DType::F16) {
         eprintln!("f16 not supported on this device: skipped");
         return;
     }
     // f16 steps by 2 at 2048: adding 1 twice in f16 stays at 2048, adding
     // in f32 and rounding once gives 2050 (as Flex).
     let h = |x: f32| f16::from_f32(x);
-    let t = Cube::float_from_data(TensorData::from([[h(2048.0), h(0.0)]]), &dev());
-    let v = Cube::float_from_data(TensorData::from([[h(1.0), h(1.0), h(0.5)]]), &dev());
-    let out = Cube::float_scatter_add(1, t, ints([[0, 0, 1]]), v);
-    let out = Cube::float_into_data(out).unwrap().to_vec::<f16>().unwrap();
+    let t = CubeBackend::float_from_data(TensorData::from([[h(2048.0), h(0.0)]]), &dev());
+    let v = CubeBackend::float_from_data(TensorData::from([[h(1.0), h(1.0), h(0.5)]]), &dev());
+    let out = CubeBackend::float_scatter_add(1, t, ints([[0, 0, 1]]), v);
+    let out = CubeBackend::float_into_data(out)
+        .unwrap()
+        .to_vec::<f16>()
+        .unwrap();
     assert_eq!(out, [h(2050.0), h(0.5)]);
 }
 
@@ -259,8 +272,8 @@ fn rank3_permuted_ops_match_host_reference() {
     // base [4, 3, 5] permuted to [5, 4, 3] (axes 2, 0, 1); every op along dim 1.
     let base_dims = [4usize, 3, 5];
     let base: Vec<f32> = (0..60).map(|x| x as f32 - 30.0).collect();
-    let t = Cube::float_permute(
-        Cube::float_from_data(TensorData::new(base.clone(), base_dims), &dev()),
+    let t = CubeBackend::float_permute(
+        CubeBackend::float_from_data(TensorData::new(base.clone(), base_dims), &dev()),
         &[2, 0, 1],
     );
     let tdims = [5usize, 4, 3];
@@ -269,8 +282,8 @@ fn rank3_permuted_ops_match_host_reference() {
     // gather along dim 1 with indices [5, 6, 2].
     let idims = [5usize, 6, 2];
     let idx: Vec<i32> = (0..60i32).map(|x| (x * 7 + 3) % 4).collect();
-    let it = Cube::int_from_data(TensorData::new(idx.clone(), idims), &dev());
-    let out = f(Cube::float_gather(1, t.clone(), it.clone()));
+    let it = CubeBackend::int_from_data(TensorData::new(idx.clone(), idims), &dev());
+    let out = f(CubeBackend::float_gather(1, t.clone(), it.clone()));
     let expected: Vec<f32> = (0..60)
         .map(|p| {
             let mut c = coords(p, &idims);
@@ -282,8 +295,8 @@ fn rank3_permuted_ops_match_host_reference() {
 
     // scatter_add of a [5, 6, 2] value into the permuted tensor.
     let val: Vec<f32> = (0..60).map(|x| (x % 9) as f32 * 0.5).collect();
-    let vt = Cube::float_from_data(TensorData::new(val.clone(), idims), &dev());
-    let out = f(Cube::float_scatter_add(1, t.clone(), it, vt));
+    let vt = CubeBackend::float_from_data(TensorData::new(val.clone(), idims), &dev());
+    let out = f(CubeBackend::float_scatter_add(1, t.clone(), it, vt));
     let mut expected: Vec<f32> = (0..60).map(|p| at(&coords(p, &tdims))).collect();
     for p in 0..60 {
         let mut c = coords(p, &idims);
@@ -294,7 +307,7 @@ fn rank3_permuted_ops_match_host_reference() {
 
     // select along dim 1 then select_add back.
     let sel = [3i32, 0, 3];
-    let out = Cube::float_select(t.clone(), 1, ints1(&sel));
+    let out = CubeBackend::float_select(t.clone(), 1, ints1(&sel));
     assert_eq!(dims(&out), [5, 3, 3]);
     let expected: Vec<f32> = (0..45)
         .map(|p| {
@@ -304,7 +317,7 @@ fn rank3_permuted_ops_match_host_reference() {
         })
         .collect();
     assert_eq!(f(out.clone()), expected);
-    let added = f(Cube::float_select_add(t, 1, ints1(&sel), out));
+    let added = f(CubeBackend::float_select_add(t, 1, ints1(&sel), out));
     let mut expected: Vec<f32> = (0..60).map(|p| at(&coords(p, &tdims))).collect();
     for p in 0..45 {
         let c = coords(p, &[5, 3, 3]);
@@ -322,13 +335,13 @@ fn rank3_permuted_ops_match_host_reference() {
 #[test]
 fn select_rows_with_repeats_and_columns_of_transposed() {
     let t = floats([[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]]);
-    let out = Cube::float_select(t.clone(), 0, ints1(&[2, 0, 2]));
+    let out = CubeBackend::float_select(t.clone(), 0, ints1(&[2, 0, 2]));
     assert_eq!(dims(&out), [3, 2]);
     assert_close(&f(out), &[4.0, 5.0, 0.0, 1.0, 4.0, 5.0]);
 
     // transposed: [[0, 2, 4], [1, 3, 5]]
-    let tt = Cube::float_permute(t, &[1, 0]);
-    let out = Cube::float_select(tt, 1, ints1(&[1, 2]));
+    let tt = CubeBackend::float_permute(t, &[1, 0]);
+    let out = CubeBackend::float_select(tt, 1, ints1(&[1, 2]));
     assert_close(&f(out), &[2.0, 4.0, 3.0, 5.0]);
 }
 
@@ -336,19 +349,19 @@ fn select_rows_with_repeats_and_columns_of_transposed() {
 fn select_with_strided_indices_empty_and_out_of_range() {
     let t = ints([[1, 2, 3], [4, 5, 6]]);
     // Every other element of [2, 9, 0, 9, 1]: [2, 0, 1].
-    let idx = Cube::int_slice(ints1(&[2, 9, 0, 9, 1]), &[Slice::new(0, None, 2)]);
-    let out = Cube::int_select(t.clone(), 1, idx);
+    let idx = CubeBackend::int_slice(ints1(&[2, 9, 0, 9, 1]), &[Slice::new(0, None, 2)]);
+    let out = CubeBackend::int_select(t.clone(), 1, idx);
     assert_eq!(i(out), [3, 1, 2, 6, 4, 5]);
 
-    let out = Cube::int_select(t.clone(), 1, ints1(&[]));
+    let out = CubeBackend::int_select(t.clone(), 1, ints1(&[]));
     assert_eq!(dims(&out), [2, 0]);
     assert!(i(out).is_empty());
 
-    let out = Cube::int_select(t, 0, ints1(&[1, 2, -1]));
+    let out = CubeBackend::int_select(t, 0, ints1(&[1, 2, -1]));
     assert_eq!(i(out), [4, 5, 6, 0, 0, 0, 0, 0, 0]);
 
     let bt = bools([[true, false], [false, false]]);
-    let out = Cube::bool_select(bt, 1, ints1(&[1, 0, 0]));
+    let out = CubeBackend::bool_select(bt, 1, ints1(&[1, 0, 0]));
     assert_eq!(b(out), [false, true, true, false, false, false]);
 }
 
@@ -358,12 +371,12 @@ fn select_with_strided_indices_empty_and_out_of_range() {
 fn select_add_duplicates_and_dims() {
     let t = floats([[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]]);
     let v = floats([[10.0, 20.0], [30.0, 40.0], [0.5, f32::NAN]]);
-    let out = Cube::float_select_add(t.clone(), 0, ints1(&[2, 0, 2]), v);
+    let out = CubeBackend::float_select_add(t.clone(), 0, ints1(&[2, 0, 2]), v);
     assert_close(&f(out), &[31.0, 41.0, 2.0, 2.0, 13.5, f32::NAN]);
 
     // Along dim 1, with a transposed value: value^T = [[1, 2, 3], [4, 5, 6]]^T.
-    let v = Cube::float_permute(floats([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), &[1, 0]);
-    let out = Cube::float_select_add(t, 1, ints1(&[1, 1]), v);
+    let v = CubeBackend::float_permute(floats([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), &[1, 0]);
+    let out = CubeBackend::float_select_add(t, 1, ints1(&[1, 1]), v);
     // rows: [1, 1+1+4], [2, 2+2+5], [3, 3+3+6]
     assert_close(&f(out), &[1.0, 6.0, 2.0, 9.0, 3.0, 12.0]);
 }
@@ -371,7 +384,7 @@ fn select_add_duplicates_and_dims() {
 #[test]
 fn select_add_ints_skip_out_of_range() {
     let t = ints([[1, 2, 3]]);
-    let out = Cube::int_select_add(t, 1, ints1(&[0, 5, 0, -2]), ints([[10, 20, 30, 40]]));
+    let out = CubeBackend::int_select_add(t, 1, ints1(&[0, 5, 0, -2]), ints([[10, 20, 30, 40]]));
     assert_eq!(i(out), [41, 2, 3]);
 }
 
@@ -391,11 +404,11 @@ fn select_add_embedding_like_matches_host_reference() {
             expected[k as usize * width + c] += val[j * width + c];
         }
     }
-    let out = Cube::float_select_add(
-        Cube::float_ones(Shape::new([vocab, width]), &dev(), DType::F32),
+    let out = CubeBackend::float_select_add(
+        CubeBackend::float_ones(Shape::new([vocab, width]), &dev(), DType::F32),
         0,
         ints1(&idx),
-        Cube::float_from_data(TensorData::new(val, [n, width]), &dev()),
+        CubeBackend::float_from_data(TensorData::new(val, [n, width]), &dev()),
     );
     assert_eq!(f(out), expected);
 }
@@ -408,7 +421,7 @@ fn mask_where_plain_broadcast_and_transposed() {
     let m = bools([[true, false], [false, true]]);
     let v = floats([[10.0, f32::NAN], [30.0, f32::NAN]]);
     assert_close(
-        &f(Cube::float_mask_where(t, m, v)),
+        &f(CubeBackend::float_mask_where(t, m, v)),
         &[10.0, 2.0, 3.0, f32::NAN],
     );
 
@@ -416,14 +429,17 @@ fn mask_where_plain_broadcast_and_transposed() {
     let m = bools([[true, false, true]]);
     let v = floats([[-1.0], [-2.0]]);
     assert_close(
-        &f(Cube::float_mask_where(t, m, v)),
+        &f(CubeBackend::float_mask_where(t, m, v)),
         &[-1.0, 2.0, -1.0, -2.0, 5.0, -2.0],
     );
 
-    let t = Cube::float_permute(floats([[1.0, 2.0], [3.0, 4.0]]), &[1, 0]);
-    let m = Cube::bool_permute(bools([[true, true], [false, false]]), &[1, 0]);
-    let v = Cube::float_zeros(Shape::new([2, 2]), &dev(), DType::F32);
-    assert_close(&f(Cube::float_mask_where(t, m, v)), &[0.0, 3.0, 0.0, 4.0]);
+    let t = CubeBackend::float_permute(floats([[1.0, 2.0], [3.0, 4.0]]), &[1, 0]);
+    let m = CubeBackend::bool_permute(bools([[true, true], [false, false]]), &[1, 0]);
+    let v = CubeBackend::float_zeros(Shape::new([2, 2]), &dev(), DType::F32);
+    assert_close(
+        &f(CubeBackend::float_mask_where(t, m, v)),
+        &[0.0, 3.0, 0.0, 4.0],
+    );
 }
 
 #[test]
@@ -431,8 +447,8 @@ fn mask_where_broadcasts_tensor_and_lower_ranks() {
     // tensor [1, 3], mask [2, 1], value of rank 1 [3]: output [2, 3].
     let t = floats([[1.0, 2.0, 3.0]]);
     let m = bools([[true], [false]]);
-    let v = Cube::float_from_data(TensorData::from([7.0f32, 8.0, 9.0]), &dev());
-    let out = Cube::float_mask_where(t, m, v);
+    let v = CubeBackend::float_from_data(TensorData::from([7.0f32, 8.0, 9.0]), &dev());
+    let out = CubeBackend::float_mask_where(t, m, v);
     assert_eq!(dims(&out), [2, 3]);
     assert_close(&f(out), &[7.0, 8.0, 9.0, 1.0, 2.0, 3.0]);
 }
@@ -442,12 +458,15 @@ fn mask_where_ints_and_bools() {
     let t = ints([[1, -2], [-3, 4]]);
     let m = bools([[false, true], [true, false]]);
     let v = ints([[0, 0], [i32::MIN, 0]]);
-    assert_eq!(i(Cube::int_mask_where(t, m, v)), [1, 0, i32::MIN, 4]);
+    assert_eq!(i(CubeBackend::int_mask_where(t, m, v)), [1, 0, i32::MIN, 4]);
 
-    let t = Cube::bool_from_data(TensorData::from([true, false, true]), &dev());
-    let m = Cube::bool_from_data(TensorData::from([false, true, true]), &dev());
-    let v = Cube::bool_from_data(TensorData::from([false, true, false]), &dev());
-    assert_eq!(b(Cube::bool_mask_where(t, m, v)), [true, true, false]);
+    let t = CubeBackend::bool_from_data(TensorData::from([true, false, true]), &dev());
+    let m = CubeBackend::bool_from_data(TensorData::from([false, true, true]), &dev());
+    let v = CubeBackend::bool_from_data(TensorData::from([false, true, false]), &dev());
+    assert_eq!(
+        b(CubeBackend::bool_mask_where(t, m, v)),
+        [true, true, false]
+    );
 }
 
 #[test]
@@ -457,10 +476,10 @@ fn mask_where_contiguous_vectorised_path() {
     let t: Vec<f32> = (0..n).map(|x| x as f32).collect();
     let v: Vec<f32> = (0..n).map(|x| -(x as f32)).collect();
     let m: Vec<bool> = (0..n).map(|x| x % 3 == 0).collect();
-    let out = Cube::float_mask_where(
-        Cube::float_from_data(TensorData::new(t.clone(), [n]), &dev()),
-        Cube::bool_from_data(TensorData::new(m.clone(), [n]), &dev()),
-        Cube::float_from_data(TensorData::new(v.clone(), [n]), &dev()),
+    let out = CubeBackend::float_mask_where(
+        CubeBackend::float_from_data(TensorData::new(t.clone(), [n]), &dev()),
+        CubeBackend::bool_from_data(TensorData::new(m.clone(), [n]), &dev()),
+        CubeBackend::float_from_data(TensorData::new(v.clone(), [n]), &dev()),
     );
     let expected: Vec<f32> = (0..n).map(|x| if m[x] { v[x] } else { t[x] }).collect();
     assert_eq!(f(out), expected);
@@ -473,7 +492,7 @@ fn mask_fill_plain_broadcast_infinity_and_nan() {
     let t = floats([[1.0, 2.0], [3.0, 4.0]]);
     let m = bools([[false, true], [true, false]]);
     assert_close(
-        &f(Cube::float_mask_fill(
+        &f(CubeBackend::float_mask_fill(
             t.clone(),
             m.clone(),
             Scalar::Float(-9.5),
@@ -481,7 +500,7 @@ fn mask_fill_plain_broadcast_infinity_and_nan() {
         &[1.0, -9.5, -9.5, 4.0],
     );
     assert_close(
-        &f(Cube::float_mask_fill(t, m, Scalar::Float(f64::NAN))),
+        &f(CubeBackend::float_mask_fill(t, m, Scalar::Float(f64::NAN))),
         &[1.0, f32::NAN, f32::NAN, 4.0],
     );
 
@@ -489,7 +508,7 @@ fn mask_fill_plain_broadcast_infinity_and_nan() {
     let m = bools([[true, true, false]]);
     let inf = f32::NEG_INFINITY;
     assert_close(
-        &f(Cube::float_mask_fill(
+        &f(CubeBackend::float_mask_fill(
             t,
             m,
             Scalar::Float(f64::NEG_INFINITY),
@@ -500,19 +519,20 @@ fn mask_fill_plain_broadcast_infinity_and_nan() {
 
 #[test]
 fn mask_fill_strided_input_and_lower_rank_mask() {
-    let t = Cube::float_from_data(TensorData::from([1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]), &dev());
-    let t = Cube::float_slice(t, &[Slice::new(1, None, 2)]);
-    let m = Cube::bool_from_data(TensorData::from([true, false, true]), &dev());
+    let t =
+        CubeBackend::float_from_data(TensorData::from([1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]), &dev());
+    let t = CubeBackend::float_slice(t, &[Slice::new(1, None, 2)]);
+    let m = CubeBackend::bool_from_data(TensorData::from([true, false, true]), &dev());
     assert_close(
-        &f(Cube::float_mask_fill(t, m, Scalar::Float(0.0))),
+        &f(CubeBackend::float_mask_fill(t, m, Scalar::Float(0.0))),
         &[0.0, 4.0, 0.0],
     );
 
     // A rank-1 mask broadcast over the rows of a rank-2 tensor.
     let t = ints([[1, 2], [3, 4]]);
-    let m = Cube::bool_from_data(TensorData::from([false, true]), &dev());
+    let m = CubeBackend::bool_from_data(TensorData::from([false, true]), &dev());
     assert_eq!(
-        i(Cube::int_mask_fill(t, m, Scalar::Int(-7))),
+        i(CubeBackend::int_mask_fill(t, m, Scalar::Int(-7))),
         [1, -7, 3, -7]
     );
 }
@@ -522,7 +542,7 @@ fn mask_fill_ints_saturate_and_bools() {
     let t = ints([[1, -2], [-3, 4]]);
     let m = bools([[false, true], [true, false]]);
     assert_eq!(
-        i(Cube::int_mask_fill(
+        i(CubeBackend::int_mask_fill(
             t.clone(),
             m.clone(),
             Scalar::Int(1 << 40)
@@ -530,33 +550,44 @@ fn mask_fill_ints_saturate_and_bools() {
         [1, i32::MAX, i32::MAX, 4]
     );
     assert_eq!(
-        i(Cube::int_mask_fill(t, m, Scalar::Float(-2.7))),
+        i(CubeBackend::int_mask_fill(t, m, Scalar::Float(-2.7))),
         [1, -2, -2, 4]
     );
 
-    let t = Cube::bool_from_data(TensorData::from([true, false, false]), &dev());
-    let m = Cube::bool_from_data(TensorData::from([false, true, false]), &dev());
+    let t = CubeBackend::bool_from_data(TensorData::from([true, false, false]), &dev());
+    let m = CubeBackend::bool_from_data(TensorData::from([false, true, false]), &dev());
     assert_eq!(
-        b(Cube::bool_mask_where(t.clone(), m.clone(), t.clone())),
+        b(CubeBackend::bool_mask_where(
+            t.clone(),
+            m.clone(),
+            t.clone()
+        )),
         [true, false, false]
     );
-    let filled = Cube::int_mask_fill(Cube::bool_into_int(t, DType::I32), m, Scalar::Bool(true));
+    let filled = CubeBackend::int_mask_fill(
+        CubeBackend::bool_into_int(t, DType::I32),
+        m,
+        Scalar::Bool(true),
+    );
     assert_eq!(i(filled), [1, 1, 0]);
 }
 
 #[test]
 fn mask_fill_f16_when_supported() {
-    if !Cube::supports_dtype(&dev(), DType::F16) {
+    if !CubeBackend::supports_dtype(&dev(), DType::F16) {
         eprintln!("f16 not supported on this device: skipped");
         return;
     }
-    let t = Cube::float_from_data(
+    let t = CubeBackend::float_from_data(
         TensorData::from([f16::from_f32(1.0), f16::from_f32(2.0)]),
         &dev(),
     );
-    let m = Cube::bool_from_data(TensorData::from([true, false]), &dev());
-    let out = Cube::float_mask_fill(t, m, Scalar::Float(0.5));
-    let out = Cube::float_into_data(out).unwrap().to_vec::<f16>().unwrap();
+    let m = CubeBackend::bool_from_data(TensorData::from([true, false]), &dev());
+    let out = CubeBackend::float_mask_fill(t, m, Scalar::Float(0.5));
+    let out = CubeBackend::float_into_data(out)
+        .unwrap()
+        .to_vec::<f16>()
+        .unwrap();
     assert_eq!(out, [f16::from_f32(0.5), f16::from_f32(2.0)]);
 }
 
@@ -565,27 +596,30 @@ fn mask_fill_f16_when_supported() {
 #[test]
 fn argwhere_row_major_transposed_and_empty() {
     let t = bools([[false, true, true], [true, false, false]]);
-    let out = Cube::bool_argwhere(t.clone());
+    let out = CubeBackend::bool_argwhere(t.clone());
     assert_eq!(dims(&out), [3, 2]);
     assert_eq!(out.dtype(), DType::I32);
     assert_eq!(i(out), [0, 1, 0, 2, 1, 0]);
 
-    let out = Cube::bool_argwhere(Cube::bool_permute(t, &[1, 0]));
+    let out = CubeBackend::bool_argwhere(CubeBackend::bool_permute(t, &[1, 0]));
     assert_eq!(i(out), [0, 1, 1, 0, 2, 0]);
 
-    let none = Cube::bool_full(Shape::new([2, 2, 2]), false, &dev());
-    let out = Cube::bool_argwhere(none);
+    let none = CubeBackend::bool_full(Shape::new([2, 2, 2]), false, &dev());
+    let out = CubeBackend::bool_argwhere(none);
     assert_eq!(dims(&out), [0, 3]);
     assert!(i(out).is_empty());
 
-    let m = Cube::bool_from_data(
+    let m = CubeBackend::bool_from_data(
         TensorData::new(
             vec![false, false, false, true, true, false, false, true],
             [2, 2, 2],
         ),
         &dev(),
     );
-    assert_eq!(i(Cube::bool_argwhere(m)), [0, 1, 1, 1, 0, 0, 1, 1, 1]);
+    assert_eq!(
+        i(CubeBackend::bool_argwhere(m)),
+        [0, 1, 1, 1, 0, 0, 1, 1, 1]
+    );
 }
 
 // ------------------------------------------------------------------ panics
@@ -594,54 +628,54 @@ fn argwhere_row_major_transposed_and_empty() {
 #[should_panic(expected = "gather: tensor")]
 fn gather_rank_mismatch_panics() {
     let t = floats([[1.0, 2.0]]);
-    let _ = Cube::float_gather(0, t, ints1(&[0]));
+    let _ = CubeBackend::float_gather(0, t, ints1(&[0]));
 }
 
 #[test]
 #[should_panic(expected = "gather: indices [3, 2] exceed tensor [2, 2] at dim 0")]
 fn gather_indices_exceeding_tensor_panic() {
     let t = floats([[1.0, 2.0], [3.0, 4.0]]);
-    let _ = Cube::float_gather(1, t, ints([[0, 0], [0, 0], [0, 0]]));
+    let _ = CubeBackend::float_gather(1, t, ints([[0, 0], [0, 0], [0, 0]]));
 }
 
 #[test]
 #[should_panic(expected = "gather: expected an integer dtype, got f32")]
 fn gather_float_indices_panic() {
     let t = floats([[1.0, 2.0]]);
-    let _ = Cube::float_gather(1, t.clone(), t);
+    let _ = CubeBackend::float_gather(1, t.clone(), t);
 }
 
 #[test]
 #[should_panic(expected = "scatter_add: indices [2, 2] must not exceed value [2, 1]")]
 fn scatter_add_small_value_panics() {
     let t = floats([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]);
-    let _ = Cube::float_scatter_add(1, t, ints([[0, 0], [0, 0]]), floats([[1.0], [1.0]]));
+    let _ = CubeBackend::float_scatter_add(1, t, ints([[0, 0], [0, 0]]), floats([[1.0], [1.0]]));
 }
 
 #[test]
 #[should_panic(expected = "scatter_add: operands have different dtypes")]
 fn scatter_add_dtype_mismatch_panics() {
     let t = floats([[0.0, 0.0]]);
-    let _ = Cube::float_scatter_add(1, t, ints([[0]]), ints([[1]]));
+    let _ = CubeBackend::float_scatter_add(1, t, ints([[0]]), ints([[1]]));
 }
 
 #[test]
 #[should_panic(expected = "select: dim 2 is out of range")]
 fn select_dim_out_of_range_panics() {
-    let _ = Cube::float_select(floats([[1.0, 2.0]]), 2, ints1(&[0]));
+    let _ = CubeBackend::float_select(floats([[1.0, 2.0]]), 2, ints1(&[0]));
 }
 
 #[test]
 #[should_panic(expected = "select: indices must be 1-D, got shape [1, 1]")]
 fn select_two_dim_indices_panic() {
-    let _ = Cube::float_select(floats([[1.0, 2.0]]), 1, ints([[0]]));
+    let _ = CubeBackend::float_select(floats([[1.0, 2.0]]), 1, ints([[0]]));
 }
 
 #[test]
 #[should_panic(expected = "select_add: value [2, 2] must match tensor [2, 3] outside dim 1")]
 fn select_add_value_mismatch_panics() {
     let t = floats([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]);
-    let _ = Cube::float_select_add(t, 1, ints1(&[0]), floats([[1.0, 2.0], [3.0, 4.0]]));
+    let _ = CubeBackend::float_select_add(t, 1, ints1(&[0]), floats([[1.0, 2.0], [3.0, 4.0]]));
 }
 
 #[test]
@@ -650,34 +684,34 @@ fn select_add_value_mismatch_panics() {
 )]
 fn mask_where_bad_broadcast_panics() {
     let t = floats([[1.0, 2.0], [3.0, 4.0]]);
-    let m = Cube::bool_full(Shape::new([3, 2]), true, &dev());
-    let _ = Cube::float_mask_where(t.clone(), m, t);
+    let m = CubeBackend::bool_full(Shape::new([3, 2]), true, &dev());
+    let _ = CubeBackend::float_mask_where(t.clone(), m, t);
 }
 
 #[test]
 #[should_panic(expected = "mask_where: expected a bool mask, got i32")]
 fn mask_where_int_mask_panics() {
     let t = floats([[1.0, 2.0]]);
-    let _ = Cube::float_mask_where(t.clone(), ints([[1, 0]]), t);
+    let _ = CubeBackend::float_mask_where(t.clone(), ints([[1, 0]]), t);
 }
 
 #[test]
 #[should_panic(expected = "mask_fill: mask [3, 2] cannot be broadcast to tensor [1, 2]")]
 fn mask_fill_growing_mask_panics() {
     let t = floats([[1.0, 2.0]]);
-    let m = Cube::bool_full(Shape::new([3, 2]), true, &dev());
-    let _ = Cube::float_mask_fill(t, m, Scalar::Float(0.0));
+    let m = CubeBackend::bool_full(Shape::new([3, 2]), true, &dev());
+    let _ = CubeBackend::float_mask_fill(t, m, Scalar::Float(0.0));
 }
 
 #[test]
 #[should_panic(expected = "argwhere: expected a bool tensor, got f32")]
 fn argwhere_of_floats_panics() {
-    let _ = Cube::bool_argwhere(floats([[1.0]]));
+    let _ = CubeBackend::bool_argwhere(floats([[1.0]]));
 }
 
 #[test]
 #[should_panic(expected = "scatter_add: expected a numeric dtype, got bool(u32)")]
 fn scatter_add_of_bools_panics() {
     let t = bools([[true, false]]);
-    let _ = Cube::float_scatter_add(1, t.clone(), ints([[0]]), t);
+    let _ = CubeBackend::float_scatter_add(1, t.clone(), ints([[0]]), t);
 }

@@ -7,17 +7,17 @@
 #![cfg(feature = "cuda")]
 
 use burn_backend::{FloatTensorOps, TensorMetadata};
-use burn_cubecl::{Cube, CubeDevice, CubeTensor};
+use burn_cubecl::{CubeBackend, CubeDevice, CubeTensor};
 use burn_std::{DType, TensorData};
 
 mod common;
 use common::values;
 
 fn upload(v: &[f32], shape: &[usize], dtype: DType, device: &CubeDevice) -> (CubeTensor, Vec<f64>) {
-    let t = Cube::float_from_data(TensorData::new(v.to_vec(), shape.to_vec()), device);
-    let t = Cube::float_cast(t, dtype);
+    let t = CubeBackend::float_from_data(TensorData::new(v.to_vec(), shape.to_vec()), device);
+    let t = CubeBackend::float_cast(t, dtype);
     // The values the kernel sees, rounded to the half type.
-    let rounded = Cube::float_into_data(Cube::float_cast(t.clone(), DType::F32))
+    let rounded = CubeBackend::float_into_data(CubeBackend::float_cast(t.clone(), DType::F32))
         .unwrap()
         .to_vec::<f32>()
         .unwrap()
@@ -65,20 +65,20 @@ fn check(dtype: DType, batch: usize, m: usize, k: usize, n: usize, transposed_rh
                 kn[p * n + j] = stored[j * k + p];
             }
         }
-        (Cube::float_swap_dims(t, 0, 1), kn)
+        (CubeBackend::float_swap_dims(t, 0, 1), kn)
     } else if batch > 1 {
         upload(&values(k * n, 11), &[1, k, n], dtype, &device)
     } else {
         upload(&values(k * n, 11), &[k, n], dtype, &device)
     };
-    let out = Cube::float_matmul(lhs, rhs);
+    let out = CubeBackend::float_matmul(lhs, rhs);
     let expected: Vec<usize> = if batch > 1 {
         vec![batch, m, n]
     } else {
         vec![m, n]
     };
     assert_eq!(out.shape().dims.as_slice(), expected.as_slice());
-    let got = Cube::float_into_data(Cube::float_cast(out, DType::F32))
+    let got = CubeBackend::float_into_data(CubeBackend::float_cast(out, DType::F32))
         .unwrap()
         .to_vec::<f32>()
         .unwrap();
@@ -131,7 +131,7 @@ fn the_forced_blueprint_is_accepted() {
     let n = 2048;
     let (lhs, _) = upload(&values(n * n, 3), &[n, n], DType::F16, &device);
     let (rhs, _) = upload(&values(n * n, 5), &[n, n], DType::F16, &device);
-    let rhs = Cube::float_swap_dims(rhs, 0, 1);
+    let rhs = CubeBackend::float_swap_dims(rhs, 0, 1);
     let ty = burn_cubecl::dtype::storage(DType::F16);
     let problem = MatmulProblem::from_parameters(
         n,

@@ -1,5 +1,5 @@
 #![cfg(any(feature = "wgpu", feature = "cuda"))]
-//! Module ops of the Cube backend: pooling, interpolation and 3-d
+//! Module ops of the CubeCL backend: pooling, interpolation and 3-d
 //! convolutions, against hand-worked values, naive CPU references written
 //! here (scatter formulations, independent of the kernels' gathers), and
 //! gradients checked by linearity (`∂/∂x_i Σ f(x)·g = f(e_i)·g` for linear
@@ -12,7 +12,7 @@ use burn_backend::{
 use burn_cubecl::ops::conv::{
     ConvAlgorithm, conv_transpose3d_with, conv3d_weight_backward_with, conv3d_with,
 };
-use burn_cubecl::{Cube, CubeDevice, CubeTensor};
+use burn_cubecl::{CubeBackend, CubeDevice, CubeTensor};
 use burn_std::{DType, Shape, TensorData};
 
 type T = CubeTensor;
@@ -22,11 +22,11 @@ fn dev() -> CubeDevice {
 }
 
 fn t(values: Vec<f32>, shape: &[usize]) -> T {
-    Cube::float_from_data(TensorData::new(values, shape.to_vec()), &dev())
+    CubeBackend::float_from_data(TensorData::new(values, shape.to_vec()), &dev())
 }
 
 fn v(x: T) -> Vec<f32> {
-    Cube::float_into_data(x)
+    CubeBackend::float_into_data(x)
         .unwrap()
         .convert::<f32>()
         .to_vec::<f32>()
@@ -34,7 +34,7 @@ fn v(x: T) -> Vec<f32> {
 }
 
 fn ints(x: T) -> Vec<i64> {
-    Cube::int_into_data(x)
+    CubeBackend::int_into_data(x)
         .unwrap()
         .convert::<i64>()
         .to_vec::<i64>()
@@ -125,7 +125,7 @@ fn permuted4(values: &[f32], shape: [usize; 4]) -> T {
         }
     }
     let tensor = t(nhwc, &[n, h, w, c]);
-    Cube::float_permute(tensor, &[0, 3, 1, 2])
+    CubeBackend::float_permute(tensor, &[0, 3, 1, 2])
 }
 
 /// The same for NCDHW values stored as NDHWC.
@@ -141,11 +141,11 @@ fn permuted5(values: &[f32], shape: [usize; 5]) -> T {
         }
     }
     let tensor = t(last, &[n, d, h, w, c]);
-    Cube::float_permute(tensor, &[0, 4, 1, 2, 3])
+    CubeBackend::float_permute(tensor, &[0, 4, 1, 2, 3])
 }
 
 fn supports(dtype: DType) -> bool {
-    Cube::supports_dtype(&dev(), dtype)
+    CubeBackend::supports_dtype(&dev(), dtype)
 }
 
 // ------------------------------------------------------------ max pooling
@@ -158,7 +158,7 @@ fn max_pool(
     d: [usize; 2],
     ceil: bool,
 ) -> (T, T) {
-    Cube::max_pool2d_with_indices(x, k, s, p, d, ceil)
+    CubeBackend::max_pool2d_with_indices(x, k, s, p, d, ceil)
 }
 
 /// Max pooling on the CPU, first maximum in tap order, NaN wins.
@@ -316,21 +316,37 @@ fn max_pool2d_backward_hand_cases() {
     let x = t(x, &[1, 1, 4, 4]);
     let (_, idx) = max_pool(x.clone(), [3, 3], [1, 1], [0, 0], [1, 1], false);
     let g = t(vec![1.0, 2.0, 3.0, 4.0], &[1, 1, 2, 2]);
-    let dx =
-        Cube::max_pool2d_with_indices_backward(x, [3, 3], [1, 1], [0, 0], [1, 1], false, g, idx);
+    let dx = CubeBackend::max_pool2d_with_indices_backward(
+        x,
+        [3, 3],
+        [1, 1],
+        [0, 0],
+        [1, 1],
+        false,
+        g,
+        idx,
+    );
     let mut want = vec![0.0; 16];
     want[6] = 10.0;
     assert_eq!(v(dx), want);
 
     // Two planes of two batches, with int32 indices given by hand.
     let x = t(vec![0.0; 2 * 2 * 4], &[2, 2, 2, 2]);
-    let idx = Cube::int_from_data(
+    let idx = CubeBackend::int_from_data(
         TensorData::new(vec![3i32, 0, 1, 1, 2, 2, 0, 3], [2, 2, 1, 2]),
         &dev(),
     );
     let g = t(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], &[2, 2, 1, 2]);
-    let dx =
-        Cube::max_pool2d_with_indices_backward(x, [1, 2], [1, 2], [0, 0], [1, 1], false, g, idx);
+    let dx = CubeBackend::max_pool2d_with_indices_backward(
+        x,
+        [1, 2],
+        [1, 2],
+        [0, 0],
+        [1, 1],
+        false,
+        g,
+        idx,
+    );
     #[rustfmt::skip]
     let want = vec![
         2.0, 0.0, 0.0, 1.0,
@@ -359,7 +375,7 @@ fn max_pool2d_backward_matches_finite_differences() {
             panic!()
         };
         let gt = permuted4(&g, [on, oc, oh, ow]);
-        let dx = v(Cube::max_pool2d_with_indices_backward(
+        let dx = v(CubeBackend::max_pool2d_with_indices_backward(
             t(x.clone(), &shape),
             k,
             s,
@@ -398,8 +414,16 @@ fn max_pool2d_backward_rejects_mismatched_indices() {
     let x = t(vec![0.0; 16], &[1, 1, 4, 4]);
     let (_, idx) = max_pool(x.clone(), [2, 2], [2, 2], [0, 0], [1, 1], false);
     let g = t(vec![0.0; 2], &[1, 1, 1, 2]);
-    let _ =
-        Cube::max_pool2d_with_indices_backward(x, [2, 2], [2, 2], [0, 0], [1, 1], false, g, idx);
+    let _ = CubeBackend::max_pool2d_with_indices_backward(
+        x,
+        [2, 2],
+        [2, 2],
+        [0, 0],
+        [1, 1],
+        false,
+        g,
+        idx,
+    );
 }
 
 #[test]
@@ -418,7 +442,7 @@ fn max_pool2d_rejects_large_padding() {
 // ------------------------------------------------------------ avg pooling
 
 fn avg(x: T, k: [usize; 2], s: [usize; 2], p: [usize; 2], include: bool, ceil: bool) -> T {
-    Cube::avg_pool2d(x, k, s, p, include, ceil)
+    CubeBackend::avg_pool2d(x, k, s, p, include, ceil)
 }
 
 #[test]
@@ -496,7 +520,7 @@ fn avg_pool2d_permuted_input_and_backward_by_linearity() {
         let [on, oc, oh, ow] = out_shape.dims[..] else {
             panic!()
         };
-        let dx = Cube::avg_pool2d_backward(
+        let dx = CubeBackend::avg_pool2d_backward(
             t(vec![0.0; numel(&small)], &small),
             permuted4(&g, [on, oc, oh, ow]),
             k,
@@ -515,13 +539,13 @@ fn avg_pool2d_permuted_input_and_backward_by_linearity() {
 fn avg_pool2d_backward_rejects_wrong_gradient_shape() {
     let x = t(vec![0.0; 16], &[1, 1, 4, 4]);
     let g = t(vec![0.0; 9], &[1, 1, 3, 3]);
-    let _ = Cube::avg_pool2d_backward(x, g, [2, 2], [2, 2], [0, 0], true, false);
+    let _ = CubeBackend::avg_pool2d_backward(x, g, [2, 2], [2, 2], [0, 0], true, false);
 }
 
 #[test]
 #[should_panic(expected = "avg_pool2d: expected a float dtype")]
 fn avg_pool2d_rejects_int_input() {
-    let x = Cube::int_from_data(TensorData::new(vec![1i32; 16], [1, 1, 4, 4]), &dev());
+    let x = CubeBackend::int_from_data(TensorData::new(vec![1i32; 16], [1, 1, 4, 4]), &dev());
     let _ = avg(x, [2, 2], [2, 2], [0, 0], true, false);
 }
 
@@ -529,30 +553,30 @@ fn avg_pool2d_rejects_int_input() {
 
 #[test]
 fn adaptive_avg_pool2d_hand_cases_and_backward() {
-    let y = Cube::adaptive_avg_pool2d(t(ramp(5), &[1, 1, 1, 5]), [1, 3]);
+    let y = CubeBackend::adaptive_avg_pool2d(t(ramp(5), &[1, 1, 1, 5]), [1, 3]);
     assert_eq!(v(y), vec![0.5, 2.0, 3.5]);
-    let y = Cube::adaptive_avg_pool2d(t(ramp(16), &[1, 1, 4, 4]), [2, 2]);
+    let y = CubeBackend::adaptive_avg_pool2d(t(ramp(16), &[1, 1, 4, 4]), [2, 2]);
     assert_eq!(v(y), vec![2.5, 4.5, 10.5, 12.5]);
     // Upsampling repeats cells: 2 -> 3 averages [0,1) [0,2) [1,2).
-    let y = Cube::adaptive_avg_pool2d(t(vec![2.0, 4.0], &[1, 1, 1, 2]), [1, 3]);
+    let y = CubeBackend::adaptive_avg_pool2d(t(vec![2.0, 4.0], &[1, 1, 1, 2]), [1, 3]);
     assert_eq!(v(y), vec![2.0, 3.0, 4.0]);
 
     let shape = [2, 3, 5, 7];
     let x = noise(numel(&shape), 13);
     for out in [[3, 3], [2, 4], [7, 9], [5, 7]] {
-        let want = v(Cube::adaptive_avg_pool2d(t(x.clone(), &shape), out));
+        let want = v(CubeBackend::adaptive_avg_pool2d(t(x.clone(), &shape), out));
         close(
-            &v(Cube::adaptive_avg_pool2d(permuted4(&x, shape), out)),
+            &v(CubeBackend::adaptive_avg_pool2d(permuted4(&x, shape), out)),
             &want,
             1e-6,
         );
         let small = [1, 1, 5, 7];
         let g = noise(out[0] * out[1], 17);
-        let dx = Cube::adaptive_avg_pool2d_backward(
+        let dx = CubeBackend::adaptive_avg_pool2d_backward(
             t(vec![0.0; numel(&small)], &small),
             permuted4(&g, [1, 1, out[0], out[1]]),
         );
-        let want = linear_grad(&small, &g, |x| Cube::adaptive_avg_pool2d(x, out));
+        let want = linear_grad(&small, &g, |x| CubeBackend::adaptive_avg_pool2d(x, out));
         close(&v(dx), &want, 1e-5);
     }
 }
@@ -560,7 +584,7 @@ fn adaptive_avg_pool2d_hand_cases_and_backward() {
 // ---------------------------------------------------------- interpolation
 
 fn interp(x: T, size: [usize; 2], mode: InterpolateMode, align: bool) -> T {
-    Cube::interpolate(
+    CubeBackend::interpolate(
         x,
         size,
         InterpolateOptions::new(mode).with_align_corners(align),
@@ -644,7 +668,7 @@ fn interpolate_permuted_input_and_backward_by_linearity() {
                 );
                 let g = noise(size[0] * size[1], 23);
                 let options = InterpolateOptions::new(mode).with_align_corners(align);
-                let dx = Cube::interpolate_backward(
+                let dx = CubeBackend::interpolate_backward(
                     t(vec![0.0; numel(&small)], &small),
                     permuted4(&g, [1, 1, size[0], size[1]]),
                     size,
@@ -824,14 +848,14 @@ fn conv_opts(g: &Geo) -> ConvOptions<3> {
 fn conv3d_hand_cases() {
     let x = || t((1..=9).map(|i| i as f32).collect(), &[1, 1, 1, 3, 3]);
     let ones = || t(vec![1.0; 4], &[1, 1, 1, 2, 2]);
-    let y = Cube::conv3d(
+    let y = CubeBackend::conv3d(
         x(),
         ones(),
         None,
         ConvOptions::new([1, 1, 1], [0, 0, 0], [1, 1, 1], 1),
     );
     assert_eq!(v(y), vec![12.0, 16.0, 24.0, 28.0]);
-    let y = Cube::conv3d(
+    let y = CubeBackend::conv3d(
         x(),
         ones(),
         Some(t(vec![1.0], &[1])),
@@ -839,7 +863,7 @@ fn conv3d_hand_cases() {
     );
     assert_eq!(v(y), vec![13.0, 17.0, 25.0, 29.0]);
     // Padding 1, stride 2: windows at padded (0,0) (0,2) (2,0) (2,2).
-    let y = Cube::conv3d(
+    let y = CubeBackend::conv3d(
         x(),
         ones(),
         None,
@@ -847,7 +871,7 @@ fn conv3d_hand_cases() {
     );
     assert_eq!(v(y), vec![1.0, 5.0, 11.0, 28.0]);
     // Dilation 2: the four corners.
-    let y = Cube::conv3d(
+    let y = CubeBackend::conv3d(
         x(),
         ones(),
         None,
@@ -855,7 +879,7 @@ fn conv3d_hand_cases() {
     );
     assert_eq!(v(y), vec![20.0]);
     // Depth: a 2x2x2 cube of ones over 1..8.
-    let y = Cube::conv3d(
+    let y = CubeBackend::conv3d(
         t((1..=8).map(|i| i as f32).collect(), &[1, 1, 2, 2, 2]),
         t(vec![1.0; 8], &[1, 1, 2, 2, 2]),
         None,
@@ -863,7 +887,7 @@ fn conv3d_hand_cases() {
     );
     assert_eq!(v(y), vec![36.0]);
     // Groups: 2 channels, 4 outputs (2 per group).
-    let y = Cube::conv3d(
+    let y = CubeBackend::conv3d(
         t(vec![1.0, 2.0, 3.0, 4.0], &[1, 2, 1, 1, 2]),
         t(vec![1.0, 2.0, 3.0, 4.0], &[4, 1, 1, 1, 1]),
         Some(t(vec![0.0, 0.5, 0.0, 0.5], &[4])),
@@ -914,7 +938,7 @@ fn conv3d_matches_reference_with_groups_and_permuted_input() {
         let w = noise(numel(&ws), 37);
         let bias = noise(ws[0], 41);
         let (want, os) = conv_ref(&x, xs, &w, ws, Some(&bias), &g);
-        let y = Cube::conv3d(
+        let y = CubeBackend::conv3d(
             permuted5(&x, xs),
             t(w.clone(), &ws),
             Some(t(bias.clone(), &[ws[0]])),
@@ -924,7 +948,7 @@ fn conv3d_matches_reference_with_groups_and_permuted_input() {
         close(&v(y), &want, 1e-5);
         // A permuted weight, no bias.
         let (want, _) = conv_ref(&x, xs, &w, ws, None, &g);
-        let y = Cube::conv3d(t(x.clone(), &xs), permuted5(&w, ws), None, conv_opts(&g));
+        let y = CubeBackend::conv3d(t(x.clone(), &xs), permuted5(&w, ws), None, conv_opts(&g));
         close(&v(y), &want, 1e-5);
     }
 }
@@ -933,8 +957,12 @@ fn conv3d_matches_reference_with_groups_and_permuted_input() {
 fn conv3d_weight_backward_hand_case_and_linearity() {
     let x = t((1..=9).map(|i| i as f32).collect(), &[1, 1, 1, 3, 3]);
     let g = t(vec![1.0; 4], &[1, 1, 1, 2, 2]);
-    let dw =
-        Cube::conv3d_weight_backward(x, g, Shape::new([1, 1, 1, 2, 2]), ConvOptions::default());
+    let dw = CubeBackend::conv3d_weight_backward(
+        x,
+        g,
+        Shape::new([1, 1, 1, 2, 2]),
+        ConvOptions::default(),
+    );
     assert_eq!(v(dw), vec![12.0, 16.0, 24.0, 28.0]);
 
     for (xs, ws, geo) in conv_cases() {
@@ -942,7 +970,7 @@ fn conv3d_weight_backward_hand_case_and_linearity() {
         let w0 = vec![0.0; numel(&ws)];
         let (_, os) = conv_ref(&x, xs, &w0, ws, None, &geo);
         let g = noise(numel(&os), 47);
-        let dw = Cube::conv3d_weight_backward(
+        let dw = CubeBackend::conv3d_weight_backward(
             permuted5(&x, xs),
             permuted5(&g, os),
             Shape::from(ws.to_vec()),
@@ -1011,11 +1039,11 @@ fn conv3d_algorithms_and_batch_chunks_match_reference() {
 fn conv_transpose3d_hand_cases() {
     let x = || t(vec![1.0, 2.0, 3.0, 4.0], &[1, 1, 1, 2, 2]);
     let ones = || t(vec![1.0; 4], &[1, 1, 1, 2, 2]);
-    let y = Cube::conv_transpose3d(x(), ones(), None, ConvTransposeOptions::default());
+    let y = CubeBackend::conv_transpose3d(x(), ones(), None, ConvTransposeOptions::default());
     assert_eq!(v(y), vec![1.0, 3.0, 2.0, 4.0, 10.0, 6.0, 3.0, 7.0, 4.0]);
     let opts =
         |s, p, po| ConvTransposeOptions::new([1, s, s], [0, p, p], [0, po, po], [1, 1, 1], 1);
-    let y = Cube::conv_transpose3d(x(), ones(), None, opts(2, 0, 0));
+    let y = CubeBackend::conv_transpose3d(x(), ones(), None, opts(2, 0, 0));
     #[rustfmt::skip]
     let blocks = vec![
         1.0, 1.0, 2.0, 2.0,
@@ -1025,7 +1053,7 @@ fn conv_transpose3d_hand_cases() {
     ];
     assert_eq!(v(y), blocks);
     // padding_out 1 adds a last row and column nothing reaches (bias only).
-    let y = Cube::conv_transpose3d(x(), ones(), Some(t(vec![0.5], &[1])), opts(2, 0, 1));
+    let y = CubeBackend::conv_transpose3d(x(), ones(), Some(t(vec![0.5], &[1])), opts(2, 0, 1));
     assert_eq!(y.shape(), Shape::new([1, 1, 1, 5, 5]));
     let y = v(y);
     for r in 0..5 {
@@ -1039,7 +1067,7 @@ fn conv_transpose3d_hand_cases() {
         }
     }
     // Padding 1 crops one element from each side.
-    let y = Cube::conv_transpose3d(x(), ones(), None, opts(2, 1, 0));
+    let y = CubeBackend::conv_transpose3d(x(), ones(), None, opts(2, 1, 0));
     assert_eq!(v(y), vec![1.0, 2.0, 3.0, 4.0]);
 }
 
@@ -1087,7 +1115,7 @@ fn conv_transpose3d_matches_reference_and_is_the_adjoint_of_conv3d() {
         let bias = noise(o, 61);
         let (want, os) = conv_transpose_ref(&x, xs, &w, ws, Some(&bias), &geo, po);
         let opts = ConvTransposeOptions::new(geo.stride, geo.padding, po, geo.dilation, geo.groups);
-        let y = Cube::conv_transpose3d(
+        let y = CubeBackend::conv_transpose3d(
             permuted5(&x, xs),
             permuted5(&w, ws),
             Some(t(bias.clone(), &[o])),
@@ -1115,13 +1143,13 @@ fn conv_transpose3d_matches_reference_and_is_the_adjoint_of_conv3d() {
         // <conv3d(z, w), x> = <z, conv_transpose3d(x, w)> for z of the
         // transposed output's shape (the conv maps it back to x's shape).
         let z = noise(numel(&os), 67);
-        let conv = v(Cube::conv3d(
+        let conv = v(CubeBackend::conv3d(
             t(z.clone(), &os),
             t(w.clone(), &ws),
             None,
             conv_opts(&geo),
         ));
-        let convt = v(Cube::conv_transpose3d(
+        let convt = v(CubeBackend::conv_transpose3d(
             t(x.clone(), &xs),
             t(w.clone(), &ws),
             None,
@@ -1138,7 +1166,7 @@ fn conv_transpose3d_matches_reference_and_is_the_adjoint_of_conv3d() {
 #[test]
 #[should_panic(expected = "conv3d: weight")]
 fn conv3d_rejects_channel_mismatch() {
-    let _ = Cube::conv3d(
+    let _ = CubeBackend::conv3d(
         t(vec![0.0; 8], &[1, 2, 1, 2, 2]),
         t(vec![0.0; 3], &[1, 3, 1, 1, 1]),
         None,
@@ -1149,7 +1177,7 @@ fn conv3d_rejects_channel_mismatch() {
 #[test]
 #[should_panic(expected = "conv3d_weight_backward: output gradient")]
 fn conv3d_weight_backward_rejects_large_gradient() {
-    let _ = Cube::conv3d_weight_backward(
+    let _ = CubeBackend::conv3d_weight_backward(
         t(vec![0.0; 9], &[1, 1, 1, 3, 3]),
         t(vec![0.0; 9], &[1, 1, 1, 3, 3]),
         Shape::new([1, 1, 1, 2, 2]),
@@ -1161,8 +1189,8 @@ fn conv3d_weight_backward_rejects_large_gradient() {
 #[should_panic(expected = "conv_transpose3d: operands have different dtypes")]
 fn conv_transpose3d_rejects_mixed_dtypes() {
     let x = t(vec![0.0; 4], &[1, 1, 1, 2, 2]);
-    let w = Cube::int_from_data(TensorData::new(vec![0i32; 4], [1, 1, 1, 2, 2]), &dev());
-    let _ = Cube::conv_transpose3d(x, w, None, ConvTransposeOptions::default());
+    let w = CubeBackend::int_from_data(TensorData::new(vec![0i32; 4], [1, 1, 1, 2, 2]), &dev());
+    let _ = CubeBackend::conv_transpose3d(x, w, None, ConvTransposeOptions::default());
 }
 
 // ----------------------------------------------------------------- dtypes
@@ -1173,7 +1201,7 @@ fn f16_inputs_accumulate_and_round_once() {
         eprintln!("f16 is not supported on this device: skipped");
         return;
     }
-    let half = |x: T| Cube::float_cast(x, DType::F16);
+    let half = |x: T| CubeBackend::float_cast(x, DType::F16);
     let shape = [1, 2, 5, 6];
     let x = noise(numel(&shape), 71);
     let (y, idx) = max_pool(
@@ -1226,13 +1254,13 @@ fn f16_inputs_accumulate_and_round_once() {
     let (xs, ws, geo) = conv_cases().remove(0);
     let xv = noise(numel(&xs), 73);
     let wv = noise(numel(&ws), 79);
-    let want = v(Cube::conv3d(
+    let want = v(CubeBackend::conv3d(
         t(xv.clone(), &xs),
         t(wv.clone(), &ws),
         None,
         conv_opts(&geo),
     ));
-    let y = Cube::conv3d(half(t(xv, &xs)), half(t(wv, &ws)), None, conv_opts(&geo));
+    let y = CubeBackend::conv3d(half(t(xv, &xs)), half(t(wv, &ws)), None, conv_opts(&geo));
     assert_eq!(y.dtype(), DType::F16);
     close(&v(y), &want, 1e-2);
 }
@@ -1244,10 +1272,18 @@ fn max_pool2d_backward_takes_int64_indices() {
         return;
     }
     let x = t(vec![0.0; 4], &[1, 1, 2, 2]);
-    let idx = Cube::int_from_data(TensorData::new(vec![3i64, 3], [1, 1, 1, 2]), &dev());
+    let idx = CubeBackend::int_from_data(TensorData::new(vec![3i64, 3], [1, 1, 1, 2]), &dev());
     let g = t(vec![1.5, 2.0], &[1, 1, 1, 2]);
-    let dx =
-        Cube::max_pool2d_with_indices_backward(x, [1, 1], [1, 1], [0, 0], [1, 1], false, g, idx);
+    let dx = CubeBackend::max_pool2d_with_indices_backward(
+        x,
+        [1, 1],
+        [1, 1],
+        [0, 0],
+        [1, 1],
+        false,
+        g,
+        idx,
+    );
     assert_eq!(v(dx), vec![0.0, 0.0, 0.0, 3.5]);
 }
 
@@ -1258,9 +1294,14 @@ fn f64_inputs_compute_in_f64() {
         return;
     }
     let d64 = |vals: Vec<f64>, shape: &[usize]| {
-        Cube::float_from_data(TensorData::new(vals, shape.to_vec()), &dev())
+        CubeBackend::float_from_data(TensorData::new(vals, shape.to_vec()), &dev())
     };
-    let r = |x: T| Cube::float_into_data(x).unwrap().to_vec::<f64>().unwrap();
+    let r = |x: T| {
+        CubeBackend::float_into_data(x)
+            .unwrap()
+            .to_vec::<f64>()
+            .unwrap()
+    };
     // Offsets of 1e-9 on 0.3 are lost in f32, kept in f64.
     let vals: Vec<f64> = (0..16).map(|i| 0.3 + i as f64 * 1e-9).collect();
     let y = r(avg(
@@ -1285,7 +1326,7 @@ fn f64_inputs_compute_in_f64() {
     );
     assert_eq!(r(y), vec![vals[5], vals[7], vals[13], vals[15]]);
     let w = d64(vec![1.0; 4], &[1, 1, 1, 2, 2]);
-    let y = r(Cube::conv3d(
+    let y = r(CubeBackend::conv3d(
         d64(vals[..9].to_vec(), &[1, 1, 1, 3, 3]),
         w,
         None,

@@ -1,12 +1,12 @@
 #![cfg(any(feature = "wgpu", feature = "cuda"))]
-//! Reductions, scans and sort of the Cube backend, against values worked by
+//! Reductions, scans and sort of the CubeCL backend, against values worked by
 //! hand or by plain loops over the same data.
 
 use std::cmp::Ordering;
 
 use burn_backend::kernels::{ReduceKernels, SortKernels};
 use burn_backend::{Backend, BoolTensorOps, FloatTensorOps, IntTensorOps};
-use burn_cubecl::{Cube, CubeDevice, CubeTensor};
+use burn_cubecl::{CubeBackend, CubeDevice, CubeTensor};
 use burn_std::{DType, Shape, Slice, TensorData};
 
 fn dev() -> CubeDevice {
@@ -14,11 +14,11 @@ fn dev() -> CubeDevice {
 }
 
 fn ft(values: Vec<f32>, shape: &[usize]) -> CubeTensor {
-    Cube::float_from_data(TensorData::new(values, Shape::from(shape.to_vec())), &dev())
+    CubeBackend::float_from_data(TensorData::new(values, Shape::from(shape.to_vec())), &dev())
 }
 
 fn it(values: Vec<i32>, shape: &[usize]) -> CubeTensor {
-    Cube::int_from_data(TensorData::new(values, Shape::from(shape.to_vec())), &dev())
+    CubeBackend::int_from_data(TensorData::new(values, Shape::from(shape.to_vec())), &dev())
 }
 
 fn shape_of(data: &TensorData) -> Vec<usize> {
@@ -27,13 +27,13 @@ fn shape_of(data: &TensorData) -> Vec<usize> {
 
 /// Values and shape of a float tensor.
 fn fv(t: CubeTensor) -> (Vec<f32>, Vec<usize>) {
-    let d = Cube::float_into_data(t).unwrap();
+    let d = CubeBackend::float_into_data(t).unwrap();
     (d.to_vec::<f32>().unwrap(), shape_of(&d))
 }
 
 /// Values (as i64) and shape of an int tensor of any int dtype.
 fn iv(t: CubeTensor) -> (Vec<i64>, Vec<usize>) {
-    let d = Cube::int_into_data(t).unwrap();
+    let d = CubeBackend::int_into_data(t).unwrap();
     let shape = shape_of(&d);
     let v = match d.dtype {
         DType::I64 => d.to_vec::<i64>().unwrap(),
@@ -134,10 +134,10 @@ fn host_fold(line: &[f32], op: &str) -> f32 {
 
 fn reduce_dim_op(t: CubeTensor, dim: usize, op: &str) -> CubeTensor {
     match op {
-        "sum" => Cube::float_sum_dim(t, dim),
-        "prod" => Cube::float_prod_dim(t, dim),
-        "max" => Cube::float_max_dim(t, dim),
-        "min" => Cube::float_min_dim(t, dim),
+        "sum" => CubeBackend::float_sum_dim(t, dim),
+        "prod" => CubeBackend::float_prod_dim(t, dim),
+        "max" => CubeBackend::float_max_dim(t, dim),
+        "min" => CubeBackend::float_min_dim(t, dim),
         _ => unreachable!(),
     }
 }
@@ -165,40 +165,44 @@ fn check_all_dims(make: impl Fn() -> CubeTensor, data: &[f32], shape: &[usize], 
 #[test]
 fn reduce_all_small_by_hand() {
     let x = || ft(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0], &[2, 3]);
-    assert_eq!(fv(Cube::float_sum(x())), (vec![21.0], vec![1]));
-    assert_eq!(fv(Cube::float_prod(x())), (vec![720.0], vec![1]));
-    assert_eq!(fv(Cube::float_max(x())), (vec![6.0], vec![1]));
-    assert_eq!(fv(Cube::float_min(x())), (vec![1.0], vec![1]));
+    assert_eq!(fv(CubeBackend::float_sum(x())), (vec![21.0], vec![1]));
+    assert_eq!(fv(CubeBackend::float_prod(x())), (vec![720.0], vec![1]));
+    assert_eq!(fv(CubeBackend::float_max(x())), (vec![6.0], vec![1]));
+    assert_eq!(fv(CubeBackend::float_min(x())), (vec![1.0], vec![1]));
     // Transposed and sliced views.
     assert_eq!(
-        fv(Cube::float_sum(Cube::float_permute(x(), &[1, 0]))).0,
+        fv(CubeBackend::float_sum(CubeBackend::float_permute(
+            x(),
+            &[1, 0]
+        )))
+        .0,
         vec![21.0]
     );
-    let sliced = Cube::float_slice(x(), &[Slice::new(0, None, 1), Slice::new(1, None, 1)]);
-    assert_eq!(fv(Cube::float_sum(sliced)).0, vec![16.0]);
+    let sliced = CubeBackend::float_slice(x(), &[Slice::new(0, None, 1), Slice::new(1, None, 1)]);
+    assert_eq!(fv(CubeBackend::float_sum(sliced)).0, vec![16.0]);
     // mean is a trait default over sum.
-    assert_eq!(fv(Cube::float_mean(x())).0, vec![3.5]);
+    assert_eq!(fv(CubeBackend::float_mean(x())).0, vec![3.5]);
     // NaN propagates through max/min and sum.
     let n = || ft(vec![1.0, f32::NAN, 3.0], &[3]);
-    assert!(fv(Cube::float_max(n())).0[0].is_nan());
-    assert!(fv(Cube::float_min(n())).0[0].is_nan());
-    assert!(fv(Cube::float_sum(n())).0[0].is_nan());
+    assert!(fv(CubeBackend::float_max(n())).0[0].is_nan());
+    assert!(fv(CubeBackend::float_min(n())).0[0].is_nan());
+    assert!(fv(CubeBackend::float_sum(n())).0[0].is_nan());
     // -inf everywhere: the identity of max does not leak.
     let m = ft(vec![f32::NEG_INFINITY; 3], &[3]);
-    assert_eq!(fv(Cube::float_max(m)).0, vec![f32::NEG_INFINITY]);
+    assert_eq!(fv(CubeBackend::float_max(m)).0, vec![f32::NEG_INFINITY]);
 }
 
 #[test]
 fn reduce_all_empty() {
     let e = || ft(vec![], &[0, 3]);
-    assert_eq!(fv(Cube::float_sum(e())), (vec![0.0], vec![1]));
-    assert_eq!(fv(Cube::float_prod(e())), (vec![1.0], vec![1]));
+    assert_eq!(fv(CubeBackend::float_sum(e())), (vec![0.0], vec![1]));
+    assert_eq!(fv(CubeBackend::float_prod(e())), (vec![1.0], vec![1]));
 }
 
 #[test]
 #[should_panic(expected = "max: cannot reduce an empty tensor")]
 fn reduce_all_max_of_empty_panics() {
-    let _ = Cube::float_max(ft(vec![], &[0, 3]));
+    let _ = CubeBackend::float_max(ft(vec![], &[0, 3]));
 }
 
 #[test]
@@ -209,40 +213,44 @@ fn reduce_all_large_two_passes() {
     let data: Vec<f32> = ints.iter().map(|&v| v as f32).collect();
     let exact: i64 = ints.iter().map(|&v| v as i64).sum();
     let x = || ft(data.clone(), &[n]);
-    assert_eq!(fv(Cube::float_sum(x())).0, vec![exact as f32]);
-    assert_eq!(fv(Cube::float_max(x())).0, vec![3.0]);
-    assert_eq!(fv(Cube::float_min(x())).0, vec![-4.0]);
+    assert_eq!(fv(CubeBackend::float_sum(x())).0, vec![exact as f32]);
+    assert_eq!(fv(CubeBackend::float_max(x())).0, vec![3.0]);
+    assert_eq!(fv(CubeBackend::float_min(x())).0, vec![-4.0]);
     // A view starting at an odd offset.
-    let s = Cube::float_slice(x(), &[Slice::new(1, Some(n as isize - 2), 1)]);
+    let s = CubeBackend::float_slice(x(), &[Slice::new(1, Some(n as isize - 2), 1)]);
     let want: i64 = ints[1..n - 2].iter().map(|&v| v as i64).sum();
-    assert_eq!(fv(Cube::float_sum(s)).0, vec![want as f32]);
+    assert_eq!(fv(CubeBackend::float_sum(s)).0, vec![want as f32]);
     // One NaN far in.
     let mut with_nan = data.clone();
     with_nan[777_777] = f32::NAN;
-    assert!(fv(Cube::float_max(ft(with_nan.clone(), &[n]))).0[0].is_nan());
-    assert!(fv(Cube::float_min(ft(with_nan, &[n]))).0[0].is_nan());
+    assert!(fv(CubeBackend::float_max(ft(with_nan.clone(), &[n]))).0[0].is_nan());
+    assert!(fv(CubeBackend::float_min(ft(with_nan, &[n]))).0[0].is_nan());
     // Sum of ones over a 2-d tensor of 4 Mi elements.
-    let ones = Cube::float_full(
+    let ones = CubeBackend::float_full(
         Shape::new([2048, 2048]),
         burn_std::Scalar::Float(1.0),
         &dev(),
         DType::F32,
     );
-    assert_eq!(fv(Cube::float_sum(ones)).0, vec![4_194_304.0]);
+    assert_eq!(fv(CubeBackend::float_sum(ones)).0, vec![4_194_304.0]);
 }
 
 #[test]
 fn reduce_all_ints() {
     let x = it(vec![i32::MAX, 1], &[2]);
-    assert_eq!(iv(Cube::int_sum(x)).0, vec![i32::MIN as i64], "sum wraps");
+    assert_eq!(
+        iv(CubeBackend::int_sum(x)).0,
+        vec![i32::MIN as i64],
+        "sum wraps"
+    );
     let y = || it(vec![-3, 7, 2, -8], &[2, 2]);
-    assert_eq!(iv(Cube::int_sum(y())), (vec![-2], vec![1]));
-    assert_eq!(iv(Cube::int_prod(y())).0, vec![336]);
-    assert_eq!(iv(Cube::int_max(y())).0, vec![7]);
-    assert_eq!(iv(Cube::int_min(y())).0, vec![-8]);
-    assert_eq!(iv(Cube::int_mean(y())).0, vec![-1], "floor of -0.5");
+    assert_eq!(iv(CubeBackend::int_sum(y())), (vec![-2], vec![1]));
+    assert_eq!(iv(CubeBackend::int_prod(y())).0, vec![336]);
+    assert_eq!(iv(CubeBackend::int_max(y())).0, vec![7]);
+    assert_eq!(iv(CubeBackend::int_min(y())).0, vec![-8]);
+    assert_eq!(iv(CubeBackend::int_mean(y())).0, vec![-1], "floor of -0.5");
     let z = it(vec![i32::MIN, i32::MIN], &[2]);
-    assert_eq!(iv(Cube::int_max(z)).0, vec![i32::MIN as i64]);
+    assert_eq!(iv(CubeBackend::int_max(z)).0, vec![i32::MIN as i64]);
 }
 
 // ---------------------------------------------------------------- reduce_dim
@@ -251,19 +259,22 @@ fn reduce_all_ints() {
 fn reduce_dim_by_hand() {
     let x = || ft(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0], &[2, 3]);
     assert_eq!(
-        fv(Cube::float_sum_dim(x(), 0)),
+        fv(CubeBackend::float_sum_dim(x(), 0)),
         (vec![5.0, 7.0, 9.0], vec![1, 3])
     );
     assert_eq!(
-        fv(Cube::float_sum_dim(x(), 1)),
+        fv(CubeBackend::float_sum_dim(x(), 1)),
         (vec![6.0, 15.0], vec![2, 1])
     );
-    assert_eq!(fv(Cube::float_prod_dim(x(), 1)).0, vec![6.0, 120.0]);
-    assert_eq!(fv(Cube::float_max_dim(x(), 0)).0, vec![4.0, 5.0, 6.0]);
-    assert_eq!(fv(Cube::float_min_dim(x(), 1)).0, vec![1.0, 4.0]);
-    assert_eq!(fv(Cube::float_mean_dim(x(), 1)).0, vec![2.0, 5.0]);
+    assert_eq!(fv(CubeBackend::float_prod_dim(x(), 1)).0, vec![6.0, 120.0]);
+    assert_eq!(
+        fv(CubeBackend::float_max_dim(x(), 0)).0,
+        vec![4.0, 5.0, 6.0]
+    );
+    assert_eq!(fv(CubeBackend::float_min_dim(x(), 1)).0, vec![1.0, 4.0]);
+    assert_eq!(fv(CubeBackend::float_mean_dim(x(), 1)).0, vec![2.0, 5.0]);
     let n = ft(vec![1.0, f32::NAN, 3.0, 4.0], &[2, 2]);
-    let (m, _) = fv(Cube::float_max_dim(n, 1));
+    let (m, _) = fv(CubeBackend::float_max_dim(n, 1));
     assert!(m[0].is_nan() && m[1] == 4.0, "{m:?}");
     let inf = ft(
         vec![
@@ -275,33 +286,33 @@ fn reduce_dim_by_hand() {
         &[2, 2],
     );
     assert_eq!(
-        fv(Cube::float_max_dim(inf.clone(), 1)).0,
+        fv(CubeBackend::float_max_dim(inf.clone(), 1)).0,
         vec![f32::NEG_INFINITY, f32::INFINITY]
     );
     assert_eq!(
-        fv(Cube::float_min_dim(inf, 1)).0,
+        fv(CubeBackend::float_min_dim(inf, 1)).0,
         vec![f32::NEG_INFINITY, f32::INFINITY]
     );
     // A dim of size 0: sum 0, prod 1; no outputs at all: empty.
     let e = || ft(vec![], &[2, 0]);
     assert_eq!(
-        fv(Cube::float_sum_dim(e(), 1)),
+        fv(CubeBackend::float_sum_dim(e(), 1)),
         (vec![0.0, 0.0], vec![2, 1])
     );
-    assert_eq!(fv(Cube::float_prod_dim(e(), 1)).0, vec![1.0, 1.0]);
-    assert_eq!(fv(Cube::float_sum_dim(e(), 0)), (vec![], vec![1, 0]));
+    assert_eq!(fv(CubeBackend::float_prod_dim(e(), 1)).0, vec![1.0, 1.0]);
+    assert_eq!(fv(CubeBackend::float_sum_dim(e(), 0)), (vec![], vec![1, 0]));
 }
 
 #[test]
 #[should_panic(expected = "max_dim: cannot reduce dim 1 of size 0")]
 fn reduce_dim_max_of_empty_dim_panics() {
-    let _ = Cube::float_max_dim(ft(vec![], &[2, 0]), 1);
+    let _ = CubeBackend::float_max_dim(ft(vec![], &[2, 0]), 1);
 }
 
 #[test]
 #[should_panic(expected = "sum_dim: dim 2 is out of range")]
 fn reduce_dim_out_of_range_panics() {
-    let _ = Cube::float_sum_dim(ft(vec![1.0; 4], &[2, 2]), 2);
+    let _ = CubeBackend::float_sum_dim(ft(vec![1.0; 4], &[2, 2]), 2);
 }
 
 #[test]
@@ -326,7 +337,7 @@ fn reduce_dim_3d_every_dim_and_views() {
         }
     }
     check_all_dims(
-        || Cube::float_permute(ft(data.clone(), &shape), &perm),
+        || CubeBackend::float_permute(ft(data.clone(), &shape), &perm),
         &pdata,
         &pshape,
         1e-6,
@@ -344,7 +355,7 @@ fn reduce_dim_3d_every_dim_and_views() {
     }
     check_all_dims(
         || {
-            Cube::float_slice(
+            CubeBackend::float_slice(
                 ft(data.clone(), &shape),
                 &[
                     Slice::new(0, None, 1),
@@ -369,14 +380,17 @@ fn reduce_dim_long_rows() {
     let want: Vec<f32> = (0..rows)
         .map(|r| ints[r * cols..(r + 1) * cols].iter().sum::<i32>() as f32)
         .collect();
-    assert_eq!(fv(Cube::float_sum_dim(x(), 1)), (want, vec![rows, 1]));
+    assert_eq!(
+        fv(CubeBackend::float_sum_dim(x(), 1)),
+        (want, vec![rows, 1])
+    );
     let want_max: Vec<f32> = (0..rows)
         .map(|r| *ints[r * cols..(r + 1) * cols].iter().max().unwrap() as f32)
         .collect();
-    assert_eq!(fv(Cube::float_max_dim(x(), 1)).0, want_max);
+    assert_eq!(fv(CubeBackend::float_max_dim(x(), 1)).0, want_max);
     // Views starting at odd offsets, of odd and even lengths.
     for (start, end) in [(1usize, 4999usize), (1, 5000), (2, 4998)] {
-        let s = Cube::float_slice(
+        let s = CubeBackend::float_slice(
             x(),
             &[
                 Slice::new(0, None, 1),
@@ -387,7 +401,7 @@ fn reduce_dim_long_rows() {
             .map(|r| ints[r * cols + start..r * cols + end].iter().sum::<i32>() as f32)
             .collect();
         assert_eq!(
-            fv(Cube::float_sum_dim(s, 1)).0,
+            fv(CubeBackend::float_sum_dim(s, 1)).0,
             want,
             "slice {start}..{end}"
         );
@@ -396,12 +410,15 @@ fn reduce_dim_long_rows() {
     let mut special = data.clone();
     special[cols + 4321] = f32::NAN;
     special[2 * cols + 17] = f32::NEG_INFINITY;
-    let (mx, _) = fv(Cube::float_max_dim(ft(special.clone(), &[rows, cols]), 1));
+    let (mx, _) = fv(CubeBackend::float_max_dim(
+        ft(special.clone(), &[rows, cols]),
+        1,
+    ));
     assert!(
         mx[1].is_nan() && mx[0] == want_max[0] && mx[2] == want_max[2],
         "{mx:?}"
     );
-    let (mn, _) = fv(Cube::float_min_dim(ft(special, &[rows, cols]), 1));
+    let (mn, _) = fv(CubeBackend::float_min_dim(ft(special, &[rows, cols]), 1));
     assert!(mn[1].is_nan() && mn[2] == f32::NEG_INFINITY, "{mn:?}");
     // Float sum of fractions, against an f64 host sum.
     let frac: Vec<f32> = (0..rows * cols)
@@ -411,7 +428,7 @@ fn reduce_dim_long_rows() {
         .map(|r| host_fold(&frac[r * cols..(r + 1) * cols], "sum"))
         .collect();
     assert_close(
-        &fv(Cube::float_sum_dim(ft(frac, &[rows, cols]), 1)).0,
+        &fv(CubeBackend::float_sum_dim(ft(frac, &[rows, cols]), 1)).0,
         &want,
         1e-5,
     );
@@ -427,38 +444,44 @@ fn reduce_dim_long_strided_dim() {
     let want: Vec<f32> = (0..cols)
         .map(|c| (0..rows).map(|r| ints[r * cols + c]).sum::<i32>() as f32)
         .collect();
-    assert_eq!(fv(Cube::float_sum_dim(x(), 0)), (want, vec![1, cols]));
+    assert_eq!(
+        fv(CubeBackend::float_sum_dim(x(), 0)),
+        (want, vec![1, cols])
+    );
     let want_min: Vec<f32> = (0..cols)
         .map(|c| (0..rows).map(|r| ints[r * cols + c]).min().unwrap() as f32)
         .collect();
-    assert_eq!(fv(Cube::float_min_dim(x(), 0)).0, want_min);
+    assert_eq!(fv(CubeBackend::float_min_dim(x(), 0)).0, want_min);
     let mut with_nan = data.clone();
     with_nan[4000 * cols + 1] = f32::NAN;
-    let (m, _) = fv(Cube::float_max_dim(ft(with_nan, &[rows, cols]), 0));
+    let (m, _) = fv(CubeBackend::float_max_dim(ft(with_nan, &[rows, cols]), 0));
     assert!(!m[0].is_nan() && m[1].is_nan() && !m[2].is_nan(), "{m:?}");
     // The transposed tensor reduced along its last dim (stride 3).
-    let t = Cube::float_permute(x(), &[1, 0]);
+    let t = CubeBackend::float_permute(x(), &[1, 0]);
     let want: Vec<f32> = (0..cols)
         .map(|c| (0..rows).map(|r| ints[r * cols + c]).sum::<i32>() as f32)
         .collect();
-    assert_eq!(fv(Cube::float_sum_dim(t, 1)), (want, vec![cols, 1]));
+    assert_eq!(fv(CubeBackend::float_sum_dim(t, 1)), (want, vec![cols, 1]));
 }
 
 #[test]
 fn reduce_dim_ints() {
     let x = || it(vec![i32::MAX, 1, -5, 2, 3, -7], &[2, 3]);
     assert_eq!(
-        iv(Cube::int_sum_dim(x(), 1)).0,
+        iv(CubeBackend::int_sum_dim(x(), 1)).0,
         vec![i32::MAX as i64 - 4, -2]
     );
     assert_eq!(
-        iv(Cube::int_sum_dim(x(), 0)).0,
+        iv(CubeBackend::int_sum_dim(x(), 0)).0,
         vec![i32::MAX as i64 + 2 - (1i64 << 32), 4, -12]
     );
-    assert_eq!(iv(Cube::int_max_dim(x(), 1)).0, vec![i32::MAX as i64, 3]);
-    assert_eq!(iv(Cube::int_min_dim(x(), 0)).0, vec![2, 1, -7]);
     assert_eq!(
-        iv(Cube::int_prod_dim(x(), 0)).0,
+        iv(CubeBackend::int_max_dim(x(), 1)).0,
+        vec![i32::MAX as i64, 3]
+    );
+    assert_eq!(iv(CubeBackend::int_min_dim(x(), 0)).0, vec![2, 1, -7]);
+    assert_eq!(
+        iv(CubeBackend::int_prod_dim(x(), 0)).0,
         vec![(i32::MAX as i64 * 2) as i32 as i64, 3, 35]
     );
     // Long int rows (cube path).
@@ -472,13 +495,16 @@ fn reduce_dim_ints() {
         })
         .collect();
     assert_eq!(
-        iv(Cube::int_sum_dim(it(ints.clone(), &[2, 3000]), 1)).0,
+        iv(CubeBackend::int_sum_dim(it(ints.clone(), &[2, 3000]), 1)).0,
         want
     );
     let want: Vec<i64> = (0..2)
         .map(|r| *ints[r * 3000..(r + 1) * 3000].iter().min().unwrap() as i64)
         .collect();
-    assert_eq!(iv(Cube::int_min_dim(it(ints, &[2, 3000]), 1)).0, want);
+    assert_eq!(
+        iv(CubeBackend::int_min_dim(it(ints, &[2, 3000]), 1)).0,
+        want
+    );
 }
 
 // ----------------------------------------------------------------- arg_reduce
@@ -486,36 +512,42 @@ fn reduce_dim_ints() {
 #[test]
 fn argmax_argmin_by_hand() {
     let x = || ft(vec![2.0, 9.0, 9.0, -1.0, -1.0], &[5]);
-    assert_eq!(iv(Cube::float_argmax(x(), 0)), (vec![1], vec![1]));
-    assert_eq!(iv(Cube::float_argmin(x(), 0)), (vec![3], vec![1]));
+    assert_eq!(iv(CubeBackend::float_argmax(x(), 0)), (vec![1], vec![1]));
+    assert_eq!(iv(CubeBackend::float_argmin(x(), 0)), (vec![3], vec![1]));
     // NaN wins both ways, the first one.
     let n = || ft(vec![1.0, f32::NAN, 5.0, f32::NAN], &[4]);
-    assert_eq!(iv(Cube::float_argmax(n(), 0)).0, vec![1]);
-    assert_eq!(iv(Cube::float_argmin(n(), 0)).0, vec![1]);
+    assert_eq!(iv(CubeBackend::float_argmax(n(), 0)).0, vec![1]);
+    assert_eq!(iv(CubeBackend::float_argmin(n(), 0)).0, vec![1]);
     // -0.0 equals 0.0: the first.
     let z = ft(vec![-1.0, 0.0, -0.0], &[3]);
-    assert_eq!(iv(Cube::float_argmax(z, 0)).0, vec![1]);
+    assert_eq!(iv(CubeBackend::float_argmax(z, 0)).0, vec![1]);
     // Columns and a transposed view.
     let m = || ft(vec![1.0, 5.0, -2.0, 7.0, 0.0, 7.5], &[2, 3]);
-    assert_eq!(iv(Cube::float_argmax(m(), 1)), (vec![1, 2], vec![2, 1]));
-    assert_eq!(iv(Cube::float_argmin(m(), 0)), (vec![0, 1, 0], vec![1, 3]));
-    let t = Cube::float_permute(m(), &[1, 0]);
-    assert_eq!(iv(Cube::float_argmax(t, 0)).0, vec![1, 2]);
+    assert_eq!(
+        iv(CubeBackend::float_argmax(m(), 1)),
+        (vec![1, 2], vec![2, 1])
+    );
+    assert_eq!(
+        iv(CubeBackend::float_argmin(m(), 0)),
+        (vec![0, 1, 0], vec![1, 3])
+    );
+    let t = CubeBackend::float_permute(m(), &[1, 0]);
+    assert_eq!(iv(CubeBackend::float_argmax(t, 0)).0, vec![1, 2]);
     let i = || it(vec![3, 9, 9, 1, -4, -8, 0, -8], &[2, 4]);
-    assert_eq!(iv(Cube::int_argmax(i(), 1)).0, vec![1, 2]);
-    assert_eq!(iv(Cube::int_argmin(i(), 1)).0, vec![3, 1]);
+    assert_eq!(iv(CubeBackend::int_argmax(i(), 1)).0, vec![1, 2]);
+    assert_eq!(iv(CubeBackend::int_argmin(i(), 1)).0, vec![3, 1]);
 }
 
 #[test]
 #[should_panic(expected = "argmax: dim 2 is out of range")]
 fn argmax_out_of_range_panics() {
-    let _ = Cube::float_argmax(ft(vec![1.0; 4], &[2, 2]), 2);
+    let _ = CubeBackend::float_argmax(ft(vec![1.0; 4], &[2, 2]), 2);
 }
 
 #[test]
 #[should_panic(expected = "argmin: cannot reduce dim 0 of size 0")]
 fn argmin_of_empty_dim_panics() {
-    let _ = Cube::float_argmin(ft(vec![], &[0, 2]), 0);
+    let _ = CubeBackend::float_argmin(ft(vec![], &[0, 2]), 0);
 }
 
 /// Host argmax/argmin: first extreme, first NaN wins.
@@ -554,20 +586,20 @@ fn arg_reduce_3d_every_dim_and_long_lines() {
                 .collect();
             let x = ft(data.clone(), &shape);
             let got = if max {
-                Cube::float_argmax(x, dim)
+                CubeBackend::float_argmax(x, dim)
             } else {
-                Cube::float_argmin(x, dim)
+                CubeBackend::float_argmin(x, dim)
             };
             assert_eq!(iv(got).0, want, "max {max} dim {dim}");
             let want: Vec<i64> = lines_of(&pdata, &perm_shape, dim)
                 .iter()
                 .map(|l| host_arg(&l.iter().map(|p| p.1).collect::<Vec<_>>(), max))
                 .collect();
-            let x = Cube::float_permute(ft(data.clone(), &shape), &[2, 0, 1]);
+            let x = CubeBackend::float_permute(ft(data.clone(), &shape), &[2, 0, 1]);
             let got = if max {
-                Cube::float_argmax(x, dim)
+                CubeBackend::float_argmax(x, dim)
             } else {
-                Cube::float_argmin(x, dim)
+                CubeBackend::float_argmin(x, dim)
             };
             assert_eq!(iv(got).0, want, "permuted, max {max} dim {dim}");
         }
@@ -585,26 +617,26 @@ fn arg_reduce_3d_every_dim_and_long_lines() {
     long[2 * cols + 3000] = f32::NAN;
     long[2 * cols + 4000] = f32::NAN;
     let x = || ft(long.clone(), &[3, cols]);
-    assert_eq!(iv(Cube::float_argmax(x(), 1)).0[0], 4321);
-    assert_eq!(iv(Cube::float_argmin(x(), 1)).0[1], 17);
-    assert_eq!(iv(Cube::float_argmax(x(), 1)).0[2], 3000);
-    assert_eq!(iv(Cube::float_argmin(x(), 1)).0[2], 3000);
+    assert_eq!(iv(CubeBackend::float_argmax(x(), 1)).0[0], 4321);
+    assert_eq!(iv(CubeBackend::float_argmin(x(), 1)).0[1], 17);
+    assert_eq!(iv(CubeBackend::float_argmax(x(), 1)).0[2], 3000);
+    assert_eq!(iv(CubeBackend::float_argmin(x(), 1)).0[2], 3000);
     for max in [true, false] {
         let want: Vec<i64> = (0..3)
             .map(|r| host_arg(&long[r * cols..(r + 1) * cols], max))
             .collect();
         let got = if max {
-            Cube::float_argmax(x(), 1)
+            CubeBackend::float_argmax(x(), 1)
         } else {
-            Cube::float_argmin(x(), 1)
+            CubeBackend::float_argmin(x(), 1)
         };
         assert_eq!(iv(got).0, want);
         // The same along dim 0 of the transpose.
-        let t = Cube::float_permute(x(), &[1, 0]);
+        let t = CubeBackend::float_permute(x(), &[1, 0]);
         let got = if max {
-            Cube::float_argmax(t, 0)
+            CubeBackend::float_argmax(t, 0)
         } else {
-            Cube::float_argmin(t, 0)
+            CubeBackend::float_argmin(t, 0)
         };
         assert_eq!(iv(got).0, want);
     }
@@ -631,17 +663,17 @@ fn arg_reduce_long_strided_dim_in_chunks() {
     for max in [true, false] {
         let want: Vec<i64> = (0..cols).map(|c| host_arg(&column(c), max)).collect();
         let got = if max {
-            Cube::float_argmax(x(), 0)
+            CubeBackend::float_argmax(x(), 0)
         } else {
-            Cube::float_argmin(x(), 0)
+            CubeBackend::float_argmin(x(), 0)
         };
         assert_eq!(iv(got), (want, vec![1, cols]), "max {max}");
     }
     assert_eq!(
-        iv(Cube::float_argmax(x(), 0)).0,
+        iv(CubeBackend::float_argmax(x(), 0)).0,
         vec![100, 4500, host_arg(&column(2), true)]
     );
-    assert_eq!(iv(Cube::float_argmin(x(), 0)).0[2], 10);
+    assert_eq!(iv(CubeBackend::float_argmin(x(), 0)).0[2], 10);
     // Ints.
     let ints = noise(rows * cols, 1000, 14);
     let k = it(ints.clone(), &[rows, cols]);
@@ -652,7 +684,7 @@ fn arg_reduce_long_strided_dim_in_chunks() {
             col.iter().position(|&v| v == m).unwrap() as i64
         })
         .collect();
-    assert_eq!(iv(Cube::int_argmax(k, 0)).0, want);
+    assert_eq!(iv(CubeBackend::int_argmax(k, 0)).0, want);
 }
 
 // ---------------------------------------------------------------- cumulative
@@ -661,42 +693,42 @@ fn arg_reduce_long_strided_dim_in_chunks() {
 fn cumulative_by_hand() {
     let x = || ft(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0], &[2, 3]);
     assert_eq!(
-        fv(Cube::float_cumsum(x(), 1)),
+        fv(CubeBackend::float_cumsum(x(), 1)),
         (vec![1.0, 3.0, 6.0, 4.0, 9.0, 15.0], vec![2, 3])
     );
     assert_eq!(
-        fv(Cube::float_cumsum(x(), 0)).0,
+        fv(CubeBackend::float_cumsum(x(), 0)).0,
         vec![1.0, 2.0, 3.0, 5.0, 7.0, 9.0]
     );
     assert_eq!(
-        fv(Cube::float_cumprod(x(), 1)).0,
+        fv(CubeBackend::float_cumprod(x(), 1)).0,
         vec![1.0, 2.0, 6.0, 4.0, 20.0, 120.0]
     );
     let y = || ft(vec![3.0, 1.0, f32::NAN, 5.0, -2.0, 4.0, 0.0, 7.0], &[2, 4]);
-    let (m, _) = fv(Cube::float_cummax(y(), 1));
+    let (m, _) = fv(CubeBackend::float_cummax(y(), 1));
     assert_eq!(&m[..2], &[3.0, 3.0]);
     assert!(m[2].is_nan() && m[3].is_nan(), "{m:?}");
     assert_eq!(&m[4..], &[-2.0, 4.0, 4.0, 7.0]);
-    let (m, _) = fv(Cube::float_cummin(y(), 1));
+    let (m, _) = fv(CubeBackend::float_cummin(y(), 1));
     assert_eq!(&m[..2], &[3.0, 1.0]);
     assert!(m[2].is_nan() && m[3].is_nan(), "{m:?}");
     assert_eq!(&m[4..], &[-2.0, -2.0, -2.0, -2.0]);
     // The first element is kept as is (-0.0 stays -0.0).
-    let z = fv(Cube::float_cumsum(ft(vec![-0.0, 1.0], &[2]), 0)).0;
+    let z = fv(CubeBackend::float_cumsum(ft(vec![-0.0, 1.0], &[2]), 0)).0;
     assert!(
         z[0] == 0.0 && z[0].is_sign_negative() && z[1] == 1.0,
         "{z:?}"
     );
     // A transposed view.
-    let t = Cube::float_permute(x(), &[1, 0]);
+    let t = CubeBackend::float_permute(x(), &[1, 0]);
     assert_eq!(
-        fv(Cube::float_cumsum(t, 1)),
+        fv(CubeBackend::float_cumsum(t, 1)),
         (vec![1.0, 5.0, 2.0, 7.0, 3.0, 9.0], vec![3, 2])
     );
     // Ints wrap.
     let i = it(vec![i32::MAX, 1, 2, -3, 4, 5], &[2, 3]);
     assert_eq!(
-        iv(Cube::int_cumsum(i.clone(), 1)).0,
+        iv(CubeBackend::int_cumsum(i.clone(), 1)).0,
         vec![
             i32::MAX as i64,
             i32::MIN as i64,
@@ -707,11 +739,11 @@ fn cumulative_by_hand() {
         ]
     );
     assert_eq!(
-        iv(Cube::int_cummax(i.clone(), 0)).0,
+        iv(CubeBackend::int_cummax(i.clone(), 0)).0,
         vec![i32::MAX as i64, 1, 2, i32::MAX as i64, 4, 5]
     );
     assert_eq!(
-        iv(Cube::int_cumprod(i, 0)).0,
+        iv(CubeBackend::int_cumprod(i, 0)).0,
         vec![
             i32::MAX as i64,
             1,
@@ -753,10 +785,10 @@ fn host_scan(line: &[f32], op: &str) -> Vec<f32> {
 
 fn scan_op(t: CubeTensor, dim: usize, op: &str) -> CubeTensor {
     match op {
-        "sum" => Cube::float_cumsum(t, dim),
-        "prod" => Cube::float_cumprod(t, dim),
-        "max" => Cube::float_cummax(t, dim),
-        "min" => Cube::float_cummin(t, dim),
+        "sum" => CubeBackend::float_cumsum(t, dim),
+        "prod" => CubeBackend::float_cumprod(t, dim),
+        "max" => CubeBackend::float_cummax(t, dim),
+        "min" => CubeBackend::float_cummin(t, dim),
         _ => unreachable!(),
     }
 }
@@ -800,7 +832,7 @@ fn cumulative_3d_and_long_lines() {
             "{op}"
         );
         // The transpose scanned along dim 0: the same lines.
-        let t = Cube::float_permute(ft(data.clone(), &[rows, cols]), &[1, 0]);
+        let t = CubeBackend::float_permute(ft(data.clone(), &[rows, cols]), &[1, 0]);
         let (got, s) = fv(scan_op(t, 0, op));
         assert_eq!(s, vec![cols, rows]);
         let mut want_t = vec![0.0; rows * cols];
@@ -813,7 +845,7 @@ fn cumulative_3d_and_long_lines() {
     }
     let mut with_nan = data.clone();
     with_nan[cols + 2500] = f32::NAN;
-    let (got, _) = fv(Cube::float_cummax(ft(with_nan, &[rows, cols]), 1));
+    let (got, _) = fv(CubeBackend::float_cummax(ft(with_nan, &[rows, cols]), 1));
     assert!(!got[cols + 2499].is_nan());
     assert!(got[cols + 2500..2 * cols].iter().all(|v| v.is_nan()));
     assert!(!got[2 * cols].is_nan());
@@ -828,7 +860,10 @@ fn cumulative_3d_and_long_lines() {
             })
             .collect()
     };
-    let (got, _) = iv(Cube::int_cumsum(it(ints[..cols].to_vec(), &[cols]), 0));
+    let (got, _) = iv(CubeBackend::int_cumsum(
+        it(ints[..cols].to_vec(), &[cols]),
+        0,
+    ));
     assert_eq!(got, want);
 }
 
@@ -874,7 +909,7 @@ fn check_sort(make: impl Fn() -> CubeTensor, data: &[f32], shape: &[usize]) {
                     want_i[p.0] = i[k];
                 }
             }
-            let (values, indices) = Cube::float_sort_with_indices(make(), dim, descending);
+            let (values, indices) = CubeBackend::float_sort_with_indices(make(), dim, descending);
             let (got_v, s) = fv(values);
             assert_eq!(s, shape.to_vec());
             let (got_i, s) = iv(indices);
@@ -889,38 +924,38 @@ fn check_sort(make: impl Fn() -> CubeTensor, data: &[f32], shape: &[usize]) {
 #[test]
 fn sort_by_hand() {
     let x = || ft(vec![2.0, 1.0, 2.0, 0.0, 1.0], &[5]);
-    let (v, i) = Cube::float_sort_with_indices(x(), 0, false);
+    let (v, i) = CubeBackend::float_sort_with_indices(x(), 0, false);
     assert_eq!(fv(v).0, vec![0.0, 1.0, 1.0, 2.0, 2.0]);
     assert_eq!(iv(i).0, vec![3, 1, 4, 0, 2]);
-    let (v, i) = Cube::float_sort_with_indices(x(), 0, true);
+    let (v, i) = CubeBackend::float_sort_with_indices(x(), 0, true);
     assert_eq!(fv(v).0, vec![2.0, 2.0, 1.0, 1.0, 0.0]);
     assert_eq!(iv(i).0, vec![0, 2, 1, 4, 3]);
     // NaN last ascending, first descending, in order; zeros of both signs
     // are equal and keep their order and sign.
     let n = || ft(vec![1.0, f32::NAN, -0.0, 0.0, -1.0, f32::NAN, -0.0], &[7]);
-    let (v, i) = Cube::float_sort_with_indices(n(), 0, false);
+    let (v, i) = CubeBackend::float_sort_with_indices(n(), 0, false);
     assert_eq!(iv(i).0, vec![4, 2, 3, 6, 0, 1, 5]);
     assert_eq!(
         bits(&fv(v).0),
         bits(&[-1.0, -0.0, 0.0, -0.0, 1.0, f32::NAN, f32::NAN])
     );
-    let (_, i) = Cube::float_sort_with_indices(n(), 0, true);
+    let (_, i) = CubeBackend::float_sort_with_indices(n(), 0, true);
     assert_eq!(iv(i).0, vec![1, 5, 0, 2, 3, 6, 4]);
     // Along dim 0, and ints.
     let m = ft(vec![3.0, -1.0, 1.0, 5.0, 2.0, 0.0], &[3, 2]);
-    let (v, i) = Cube::float_sort_with_indices(m, 0, false);
+    let (v, i) = CubeBackend::float_sort_with_indices(m, 0, false);
     assert_eq!(fv(v).0, vec![1.0, -1.0, 2.0, 0.0, 3.0, 5.0]);
     assert_eq!(iv(i).0, vec![1, 0, 2, 2, 0, 1]);
     let k = it(vec![2, 1, 1, 1, 2, 0], &[3, 2]);
-    let (v, i) = Cube::int_sort_with_indices(k, 0, false);
+    let (v, i) = CubeBackend::int_sort_with_indices(k, 0, false);
     assert_eq!(iv(v).0, vec![1, 0, 2, 1, 2, 1]);
     assert_eq!(iv(i).0, vec![1, 2, 0, 0, 2, 1]);
     let k = it(vec![5, -1, 3, 3, 0, 9, -7, 2], &[2, 4]);
-    let (v, i) = Cube::int_sort_with_indices(k, 1, true);
+    let (v, i) = CubeBackend::int_sort_with_indices(k, 1, true);
     assert_eq!(iv(v).0, vec![5, 3, 3, -1, 9, 2, 0, -7]);
     assert_eq!(iv(i).0, vec![0, 2, 3, 1, 1, 3, 0, 2]);
     // Empty.
-    let (v, i) = Cube::float_sort_with_indices(ft(vec![], &[0, 3]), 1, false);
+    let (v, i) = CubeBackend::float_sort_with_indices(ft(vec![], &[0, 3]), 1, false);
     assert_eq!(fv(v).1, vec![0, 3]);
     assert_eq!(iv(i).1, vec![0, 3]);
 }
@@ -928,7 +963,7 @@ fn sort_by_hand() {
 #[test]
 #[should_panic(expected = "sort: dim 2 is out of range")]
 fn sort_out_of_range_panics() {
-    let _ = Cube::float_sort_with_indices(ft(vec![1.0; 4], &[2, 2]), 2, false);
+    let _ = CubeBackend::float_sort_with_indices(ft(vec![1.0; 4], &[2, 2]), 2, false);
 }
 
 #[test]
@@ -949,7 +984,7 @@ fn sort_3d_every_dim_and_views() {
         }
     }
     check_sort(
-        || Cube::float_permute(ft(data.clone(), &shape), &[2, 0, 1]),
+        || CubeBackend::float_permute(ft(data.clone(), &shape), &[2, 0, 1]),
         &pdata,
         &[5, 3, 4],
     );
@@ -978,7 +1013,7 @@ fn sort_long_lines_merge() {
     // Ints, a 1-d line of 3000.
     let ints = noise(3000, 40, 41);
     let k = it(ints.clone(), &[3000]);
-    let (v, i) = Cube::int_sort_with_indices(k, 0, true);
+    let (v, i) = CubeBackend::int_sort_with_indices(k, 0, true);
     let mut idx: Vec<usize> = (0..3000).collect();
     idx.sort_by(|&a, &b| ints[b].cmp(&ints[a]));
     assert_eq!(
@@ -992,23 +1027,27 @@ fn sort_long_lines_merge() {
 fn sort_bools() {
     // Bools (stored as u32 words) sort false first, stably; no ops trait
     // sorts bools, so the kernel is called directly.
-    let b = Cube::bool_from_data(
+    let b = CubeBackend::bool_from_data(
         TensorData::new(vec![true, false, true, false, false], Shape::new([5])),
         &dev(),
     );
-    let (v, i) = Cube::sort_with_indices(b.clone(), 0, false);
-    let v = Cube::bool_into_data(v).unwrap().to_vec::<bool>().unwrap();
+    let (v, i) = CubeBackend::sort_with_indices(b.clone(), 0, false);
+    let v = CubeBackend::bool_into_data(v)
+        .unwrap()
+        .to_vec::<bool>()
+        .unwrap();
     assert_eq!(v, vec![false, false, false, true, true]);
     assert_eq!(iv(i).0, vec![1, 3, 4, 0, 2]);
-    let (_, i) = Cube::sort_with_indices(b, 0, true);
+    let (_, i) = CubeBackend::sort_with_indices(b, 0, true);
     assert_eq!(iv(i).0, vec![0, 2, 1, 3, 4]);
 }
 
 #[test]
 #[should_panic(expected = "sum: expected a numeric dtype")]
 fn sum_of_bools_panics() {
-    let b = Cube::bool_from_data(TensorData::new(vec![true, false], Shape::new([2])), &dev());
-    let _ = Cube::reduce_all(burn_backend::ReduceOp::Sum, b);
+    let b =
+        CubeBackend::bool_from_data(TensorData::new(vec![true, false], Shape::new([2])), &dev());
+    let _ = CubeBackend::reduce_all(burn_backend::ReduceOp::Sum, b);
 }
 
 // --------------------------------------------------------------------- dtypes
@@ -1016,49 +1055,55 @@ fn sum_of_bools_panics() {
 #[test]
 fn other_dtypes_when_supported() {
     let d = dev();
-    if Cube::supports_dtype(&d, DType::I64) {
+    if CubeBackend::supports_dtype(&d, DType::I64) {
         let x = || {
-            Cube::int_from_data(
+            CubeBackend::int_from_data(
                 TensorData::new(vec![i64::MAX, 1, -5, 2, 3, -7], Shape::new([2, 3])),
                 &d,
             )
         };
-        assert_eq!(iv(Cube::int_sum_dim(x(), 0)).0, vec![i64::MIN + 1, 4, -12]);
-        assert_eq!(iv(Cube::int_sum(x())).0, vec![i64::MAX - 6]);
-        assert_eq!(iv(Cube::int_max_dim(x(), 1)).0, vec![i64::MAX, 3]);
-        assert_eq!(iv(Cube::int_argmin(x(), 1)).0, vec![2, 2]);
         assert_eq!(
-            iv(Cube::int_cumsum(x(), 1)).0,
+            iv(CubeBackend::int_sum_dim(x(), 0)).0,
+            vec![i64::MIN + 1, 4, -12]
+        );
+        assert_eq!(iv(CubeBackend::int_sum(x())).0, vec![i64::MAX - 6]);
+        assert_eq!(iv(CubeBackend::int_max_dim(x(), 1)).0, vec![i64::MAX, 3]);
+        assert_eq!(iv(CubeBackend::int_argmin(x(), 1)).0, vec![2, 2]);
+        assert_eq!(
+            iv(CubeBackend::int_cumsum(x(), 1)).0,
             vec![i64::MAX, i64::MIN, i64::MIN.wrapping_sub(5), 2, 5, -2]
         );
-        let (v, i) = Cube::int_sort_with_indices(x(), 1, false);
+        let (v, i) = CubeBackend::int_sort_with_indices(x(), 1, false);
         assert_eq!(iv(v).0, vec![-5, 1, i64::MAX, -7, 2, 3]);
         assert_eq!(iv(i).0, vec![2, 1, 0, 2, 0, 1]);
     }
     for dtype in [DType::F16, DType::BF16, DType::F64] {
-        if !Cube::supports_dtype(&d, dtype) {
+        if !CubeBackend::supports_dtype(&d, dtype) {
             continue;
         }
         let x = || {
-            Cube::float_cast(
+            CubeBackend::float_cast(
                 ft(vec![1.0, 2.0, 3.0, 4.0, 5.0, 8.0, 1.0, 1.0], &[2, 4]),
                 dtype,
             )
         };
-        let back = |t: CubeTensor| fv(Cube::float_cast(t, DType::F32)).0;
+        let back = |t: CubeTensor| fv(CubeBackend::float_cast(t, DType::F32)).0;
         assert_eq!(
-            back(Cube::float_sum_dim(x(), 1)),
+            back(CubeBackend::float_sum_dim(x(), 1)),
             vec![10.0, 15.0],
             "{dtype:?}"
         );
         assert_eq!(
-            back(Cube::float_cumsum(x(), 1)),
+            back(CubeBackend::float_cumsum(x(), 1)),
             vec![1.0, 3.0, 6.0, 10.0, 5.0, 13.0, 14.0, 15.0],
             "{dtype:?}"
         );
-        assert_eq!(back(Cube::float_max_dim(x(), 0)), vec![5.0, 8.0, 3.0, 4.0]);
-        assert_eq!(iv(Cube::float_argmax(x(), 1)).0, vec![3, 1]);
-        let (v, i) = Cube::float_sort_with_indices(x(), 1, true);
+        assert_eq!(
+            back(CubeBackend::float_max_dim(x(), 0)),
+            vec![5.0, 8.0, 3.0, 4.0]
+        );
+        assert_eq!(iv(CubeBackend::float_argmax(x(), 1)).0, vec![3, 1]);
+        let (v, i) = CubeBackend::float_sort_with_indices(x(), 1, true);
         assert_eq!(back(v), vec![4.0, 3.0, 2.0, 1.0, 8.0, 5.0, 1.0, 1.0]);
         assert_eq!(iv(i).0, vec![3, 2, 1, 0, 1, 0, 2, 3]);
     }

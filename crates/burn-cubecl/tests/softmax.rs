@@ -2,18 +2,21 @@
 #![cfg(any(feature = "wgpu", feature = "cuda"))]
 
 use burn_backend::{ActivationOps, FloatTensorOps};
-use burn_cubecl::{Cube, CubeDevice, CubeTensor};
+use burn_cubecl::{CubeBackend, CubeDevice, CubeTensor};
 use burn_std::{Shape, TensorData};
 
 fn upload(values: &[f32], shape: &[usize]) -> CubeTensor {
-    Cube::float_from_data(
+    CubeBackend::float_from_data(
         TensorData::new(values.to_vec(), Shape::from(shape.to_vec())),
         &CubeDevice::default(),
     )
 }
 
 fn read(t: CubeTensor) -> Vec<f32> {
-    Cube::float_into_data(t).unwrap().to_vec::<f32>().unwrap()
+    CubeBackend::float_into_data(t)
+        .unwrap()
+        .to_vec::<f32>()
+        .unwrap()
 }
 
 /// Softmax of each row of `rows × len` values, in f64.
@@ -75,9 +78,9 @@ fn last_dim_short_and_long_rows() {
         for log in [false, true] {
             let t = upload(&values, &[rows, len]);
             let got = if log {
-                Cube::log_softmax(t, 1)
+                CubeBackend::log_softmax(t, 1)
             } else {
-                Cube::softmax(t, 1)
+                CubeBackend::softmax(t, 1)
             };
             assert_close(&read(got), &reference(&values, len, log), 2e-5);
         }
@@ -88,7 +91,7 @@ fn last_dim_short_and_long_rows() {
 fn large_values_do_not_overflow() {
     // exp(1000) overflows f32: the max is subtracted first.
     let values = [1000.0f32, 1000.0 + 2f32.ln(), 999.0];
-    let got = read(Cube::softmax(upload(&values, &[1, 3]), 1));
+    let got = read(CubeBackend::softmax(upload(&values, &[1, 3]), 1));
     assert_close(&got, &reference(&values, 3, false), 1e-6);
 }
 
@@ -98,7 +101,7 @@ fn infinities_and_nan() {
     // as PyTorch gives.
     let inf = f32::INFINITY;
     let values = [0.0f32, -inf, 0.0, f32::NAN, 1.0, 2.0, -inf, -inf, -inf];
-    let got = read(Cube::softmax(upload(&values, &[3, 3]), 1));
+    let got = read(CubeBackend::softmax(upload(&values, &[3, 3]), 1));
     assert_close(&got[..3], &[0.5, 0.0, 0.5], 1e-6);
     assert!(got[3..].iter().all(|v| v.is_nan()), "{got:?}");
 }
@@ -110,7 +113,7 @@ fn other_dims_and_permuted_input() {
     // Softmax over dim 0 of a [4, 3, 5] tensor equals the last-dim softmax of
     // its [3, 5, 4] transpose, transposed back.
     let t = upload(&values, &[a, b, c]);
-    let got = read(Cube::softmax(t, 0));
+    let got = read(CubeBackend::softmax(t, 0));
     let mut moved = vec![0.0; values.len()];
     for i in 0..a {
         for j in 0..b {
@@ -130,8 +133,8 @@ fn other_dims_and_permuted_input() {
         }
     }
     // A permuted (non-contiguous) input along its last dim.
-    let t = Cube::float_permute(upload(&values, &[a, b * c]), &[1, 0]);
-    let got = read(Cube::softmax(t, 1));
+    let t = CubeBackend::float_permute(upload(&values, &[a, b * c]), &[1, 0]);
+    let got = read(CubeBackend::softmax(t, 1));
     let mut transposed = vec![0.0; values.len()];
     for i in 0..a {
         for j in 0..b * c {
@@ -147,15 +150,15 @@ fn rows_of_a_sliced_input() {
     // the buffer, a multiple of the vector size.
     let (rows, len) = (3, 4100);
     let values = pseudo_random(rows * len, 12.0);
-    let t = Cube::float_slice(
+    let t = CubeBackend::float_slice(
         upload(&values, &[rows, len]),
         &[burn_std::Slice::new(1, Some(3), 1), burn_std::Slice::full()],
     );
     for log in [false, true] {
         let got = if log {
-            Cube::log_softmax(t.clone(), 1)
+            CubeBackend::log_softmax(t.clone(), 1)
         } else {
-            Cube::softmax(t.clone(), 1)
+            CubeBackend::softmax(t.clone(), 1)
         };
         assert_close(&read(got), &reference(&values[len..], len, log), 2e-5);
     }

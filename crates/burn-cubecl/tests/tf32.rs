@@ -4,7 +4,7 @@
 #![cfg(any(feature = "wgpu", feature = "cuda"))]
 
 use burn_backend::FloatTensorOps;
-use burn_cubecl::{Cube, CubeDevice, allow_tf32, set_allow_tf32};
+use burn_cubecl::{CubeBackend, CubeDevice, allow_tf32, set_allow_tf32};
 use burn_std::TensorData;
 
 mod common;
@@ -35,10 +35,13 @@ fn tf32_is_opt_in_and_resets() {
     let b = values(k * n, 5);
     let device = CubeDevice::default();
     let product = || {
-        let lhs = Cube::float_from_data(TensorData::new(a.clone(), [m, k]), &device);
-        let rhs = Cube::float_from_data(TensorData::new(b.clone(), [k, n]), &device);
-        let out = Cube::float_matmul(lhs, rhs);
-        Cube::float_into_data(out).unwrap().to_vec::<f32>().unwrap()
+        let lhs = CubeBackend::float_from_data(TensorData::new(a.clone(), [m, k]), &device);
+        let rhs = CubeBackend::float_from_data(TensorData::new(b.clone(), [k, n]), &device);
+        let out = CubeBackend::float_matmul(lhs, rhs);
+        CubeBackend::float_into_data(out)
+            .unwrap()
+            .to_vec::<f32>()
+            .unwrap()
     };
     assert!(!allow_tf32(), "strict f32 is the default");
     let strict = product();

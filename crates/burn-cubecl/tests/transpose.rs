@@ -5,7 +5,7 @@
 //! a view that starts inside its buffer, half and int dtypes.
 
 use burn_backend::{FloatTensorOps, IntTensorOps, TensorMetadata};
-use burn_cubecl::{Cube, CubeDevice, CubeTensor};
+use burn_cubecl::{CubeBackend, CubeDevice, CubeTensor};
 use burn_std::{DType, Shape, Slice, TensorData};
 
 /// `[batch, rows, cols]` row-major values → the same with the last two
@@ -31,22 +31,22 @@ fn ramp(n: usize) -> Vec<f32> {
 /// reshape to the swapped shape needs contiguous data).
 fn swapped_copy(t: CubeTensor) -> CubeTensor {
     let rank = t.shape().num_dims();
-    let swapped = Cube::float_swap_dims(t, rank - 2, rank - 1);
+    let swapped = CubeBackend::float_swap_dims(t, rank - 2, rank - 1);
     let shape = swapped.shape();
-    Cube::float_reshape(swapped, Shape::from(shape.dims.as_slice().to_vec()))
+    CubeBackend::float_reshape(swapped, Shape::from(shape.dims.as_slice().to_vec()))
 }
 
 fn check_float(dtype: DType, batch: usize, rows: usize, cols: usize) {
     let device = CubeDevice::default();
     let values = ramp(batch * rows * cols);
-    let t = Cube::float_from_data(
+    let t = CubeBackend::float_from_data(
         TensorData::new(values.clone(), [batch, rows, cols]),
         &device,
     );
-    let t = Cube::float_cast(t, dtype);
+    let t = CubeBackend::float_cast(t, dtype);
     let out = swapped_copy(t);
     assert_eq!(out.shape().dims.as_slice(), &[batch, cols, rows]);
-    let got = Cube::float_into_data(Cube::float_cast(out, DType::F32))
+    let got = CubeBackend::float_into_data(CubeBackend::float_cast(out, DType::F32))
         .unwrap()
         .to_vec::<f32>()
         .unwrap();
@@ -74,10 +74,13 @@ fn int_tensor() {
     let device = CubeDevice::default();
     let (rows, cols) = (37, 45);
     let values: Vec<i32> = (0..(rows * cols) as i32).collect();
-    let t = Cube::int_from_data(TensorData::new(values.clone(), [rows, cols]), &device);
-    let swapped = Cube::int_swap_dims(t, 0, 1);
-    let out = Cube::int_reshape(swapped, Shape::new([cols, rows]));
-    let got = Cube::int_into_data(out).unwrap().to_vec::<i32>().unwrap();
+    let t = CubeBackend::int_from_data(TensorData::new(values.clone(), [rows, cols]), &device);
+    let swapped = CubeBackend::int_swap_dims(t, 0, 1);
+    let out = CubeBackend::int_reshape(swapped, Shape::new([cols, rows]));
+    let got = CubeBackend::int_into_data(out)
+        .unwrap()
+        .to_vec::<i32>()
+        .unwrap();
     let floats: Vec<f32> = values.iter().map(|&v| v as f32).collect();
     let expected: Vec<i32> = host_transpose(&floats, 1, rows, cols)
         .into_iter()
@@ -91,10 +94,10 @@ fn view_starting_inside_its_buffer() {
     // The second of two [40, 50] planes: the view's offset is 2000.
     let device = CubeDevice::default();
     let values = ramp(2 * 40 * 50);
-    let t = Cube::float_from_data(TensorData::new(values.clone(), [2, 40, 50]), &device);
+    let t = CubeBackend::float_from_data(TensorData::new(values.clone(), [2, 40, 50]), &device);
     let full = Slice::new(0, None, 1);
-    let second = Cube::float_slice(t, &[Slice::new(1, Some(2), 1), full, full]);
-    let got = Cube::float_into_data(swapped_copy(second))
+    let second = CubeBackend::float_slice(t, &[Slice::new(1, Some(2), 1), full, full]);
+    let got = CubeBackend::float_into_data(swapped_copy(second))
         .unwrap()
         .to_vec::<f32>()
         .unwrap();

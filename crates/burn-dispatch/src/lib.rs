@@ -69,6 +69,15 @@ pub mod backends {
     /// Flex, running each operation when it is called.
     #[cfg(all(feature = "flex", not(feature = "fusion")))]
     pub type Flex = burn_flex::Flex;
+    /// The CubeCL backend under the Fusion decorator (`fusion` feature):
+    /// operations queue until a read and element-wise chains run as one
+    /// generated kernel.
+    #[cfg(all(feature = "cube", feature = "fusion"))]
+    pub type Cube = burn_fusion::Fusion<burn_cubecl::CubeBackend>;
+    /// The CubeCL backend, launching each operation's kernel when it is
+    /// called.
+    #[cfg(all(feature = "cube", not(feature = "fusion")))]
+    pub type Cube = burn_cubecl::CubeBackend;
 }
 
 /// The device types of the enabled backends, for code that builds a

@@ -129,7 +129,7 @@ impl<B: BackendTypes> BackendTensor<B> {
 pub enum DispatchTensor {
     /// Held by the CubeCL backend (any of its runtimes).
     #[cfg(feature = "cube")]
-    Cube(BackendTensor<burn_cubecl::Cube>),
+    Cube(BackendTensor<crate::backends::Cube>),
     /// Held by the Flex CPU backend.
     #[cfg(feature = "flex")]
     Flex(BackendTensor<crate::backends::Flex>),

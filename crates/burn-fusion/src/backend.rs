@@ -23,6 +23,19 @@ pub trait FusionBackend: Backend {
     fn optimizations(_device: &Self::Device) -> Vec<Box<dyn OptimizationBuilder<Self>>> {
         Vec::new()
     }
+
+    /// Runs `f`, which executes work queued on `device` (kernels, uploads,
+    /// reads, a sync), from whichever thread triggered it.
+    ///
+    /// The queue of a device is shared by every thread, so one thread may
+    /// run operations another recorded. A runtime that orders work per
+    /// calling thread (CubeCL's streams) must run all of it in one order
+    /// here, or a kernel may read a buffer another thread's stream has not
+    /// finished writing (or has already freed and reused). The default runs
+    /// `f` as it is, for backends whose work completes in call order.
+    fn execution_scope<T>(_device: &Self::Device, f: impl FnOnce() -> T) -> T {
+        f()
+    }
 }
 
 /// The Fusion decorator over `B`: operations are recorded as IR (by the

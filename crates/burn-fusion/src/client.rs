@@ -121,6 +121,11 @@ impl<B: FusionBackend> FusionClient<B> {
         if state.queue.is_empty() {
             return;
         }
+        B::execution_scope(&self.device, || self.flush_in_scope(state));
+    }
+
+    /// [`flush`](Self::flush) within the backend's execution scope.
+    fn flush_in_scope(&self, state: &mut State<B>) {
         let ops = core::mem::take(&mut state.queue);
         state.stats.flushes += 1;
         let plan = if state.builders.is_empty() {
@@ -244,7 +249,10 @@ impl<B: FusionBackend> RunnerClient for FusionClient<B> {
     fn register_tensor(&self, out: TensorIr, data: TensorData) {
         // A new id: nothing queued can refer to it yet, so no flush.
         let mut state = self.state();
-        if let Err(error) = state.interpreter.register_tensor(&out, data) {
+        let registered = B::execution_scope(&self.device, || {
+            state.interpreter.register_tensor(&out, data)
+        });
+        if let Err(error) = registered {
             state.failed.insert(out.id, error.to_string());
         }
     }
@@ -261,21 +269,21 @@ impl<B: FusionBackend> RunnerClient for FusionClient<B> {
                 reason: why,
             });
         }
-        state.interpreter.read(&tensor)
+        B::execution_scope(&self.device, || state.interpreter.read(&tensor))
     }
 
     fn sync(&self) -> Result<(), ExecutionError> {
         let mut state = self.state();
         self.flush(&mut state);
         drop(state);
-        B::sync(&self.device)
+        B::execution_scope(&self.device, || B::sync(&self.device))
     }
 
     fn seed(&self, seed: u64) {
         // Random operations queued before the seed draw from the old state.
         let mut state = self.state();
         self.flush(&mut state);
-        B::seed(&self.device, seed)
+        B::execution_scope(&self.device, || B::seed(&self.device, seed))
     }
 
     fn supports_dtype(&self, dtype: DType) -> bool {

@@ -1,8 +1,13 @@
 //! Balanced checkpointing gives the same gradients as keeping every value:
 //! the outputs of memory-bound ops are recomputed during backward from
 //! their recorded inputs, by the same kernels, so the gradients are
-//! bit-identical. (That it lowers peak memory is checked by the separate
-//! executable `tests/checkpointing.rs`, which counts heap bytes.)
+//! bit-identical. Under fusion on a GPU they are equal up to rounding
+//! instead: the recomputation may fuse into other kernels than the forward
+//! pass did (the queue is shared by the test threads, so block boundaries
+//! vary), and the GPU compiler contracts a multiply and an add that the
+//! unfused kernels round between. (That it lowers peak memory is checked
+//! by the separate executable `tests/checkpointing.rs`, which counts heap
+//! bytes.)
 
 use burn::tensor::{Checkpointing, Device};
 
@@ -43,9 +48,27 @@ fn gradients(
     )
 }
 
+/// Whether the backend under test fuses into generated GPU kernels, whose
+/// rounding depends on the block boundaries.
+const GPU_FUSION: bool = cfg!(all(
+    feature = "fusion",
+    any(feature = "wgpu", feature = "cuda")
+));
+
+/// `balanced` equals `none`: bit for bit, or within a few ulps under
+/// [`GPU_FUSION`].
+#[track_caller]
+fn assert_same(balanced: &TensorData, none: &TensorData) {
+    if GPU_FUSION {
+        balanced.assert_approx_eq::<FloatElem>(none, Tolerance::rel_abs(1e-5, 1e-9));
+    } else {
+        balanced.assert_eq(none, true);
+    }
+}
+
 fn assert_identical(none: Option<TensorData>, balanced: Option<TensorData>) {
     match (none, balanced) {
-        (Some(none), Some(balanced)) => balanced.assert_eq(&none, true),
+        (Some(none), Some(balanced)) => assert_same(&balanced, &none),
         (None, None) => {}
         (none, balanced) => panic!(
             "one strategy produced a gradient, the other not: {:?} vs {:?}",
@@ -92,7 +115,7 @@ fn balanced_recomputes_an_intermediate_used_twice() {
         let grads = weighted_sum(z).backward();
         x.grad(&grads).unwrap().into_data()
     };
-    run(Checkpointing::Balanced).assert_eq(&run(Checkpointing::None), true);
+    assert_same(&run(Checkpointing::Balanced), &run(Checkpointing::None));
 }
 
 #[test]

@@ -6,19 +6,12 @@ use burn_backend::{BinaryOp, BitwiseOp, BoolOp, CmpOp, FloatBinaryOp};
 use burn_std::{DType, Scalar};
 use cubecl::prelude::*;
 
-use super::{Walk, broadcast_shape, broadcast_to, elemwise_dims, strided_offset, walk};
+use burn_cubecl_fusion::math::{FloatOp, float_binary, float_powi, small_pow, strided_offset};
+
+use super::{Walk, broadcast_shape, broadcast_to, elemwise_dims, walk};
 use crate::client::with_runtime;
 use crate::dtype::{self, BOOL};
-use crate::{Cube, CubeTensor};
-
-/// What the float kernels compute: an op of every numeric dtype, or one of
-/// floats only. The int kernels take [`IntOp`], so neither can be handed an
-/// op it has no arm for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum FloatOp {
-    Numeric(BinaryOp),
-    Float(FloatBinaryOp),
-}
+use crate::{CubeBackend, CubeTensor};
 
 /// What the int kernels compute: an op of every numeric dtype, or a
 /// bitwise one (bool words use these too, as 0/1 integers).
@@ -48,57 +41,6 @@ impl KernelOp {
 
 // ------------------------------------------------------------------ floats
 
-/// `a^b` with the real-valued results of a negative base and an integral
-/// exponent (GPU `pow` is `exp2(b·log2 a)`, NaN for any negative base).
-#[cube]
-fn float_pow<F: Float, N: Size>(a: Vector<F, N>, b: Vector<F, N>) -> Vector<F, N> {
-    let zero = Vector::<F, N>::new(F::new(0.0));
-    let one = Vector::<F, N>::new(F::new(1.0));
-    let two = Vector::<F, N>::new(F::new(2.0));
-    let magnitude = Vector::powf(Vector::abs(a), b);
-    let integral = Vector::floor(b).equal(b);
-    let odd = Vector::abs(b) - two * Vector::floor(Vector::abs(b) / two);
-    let minus_one = Vector::<F, N>::new(F::new(-1.0));
-    let signed = select_many(odd.equal(one), magnitude * minus_one, magnitude);
-    // A negative base with a fractional exponent is NaN, as the device's
-    // own pow gives it.
-    let negative = select_many(integral, signed, Vector::powf(a, b));
-    let result = select_many(a.less_than(zero), negative, magnitude);
-    // x^0 = 1 for every x, NaN included.
-    select_many(b.equal(zero), one, result)
-}
-
-/// `r` with the lanes where `b` is NaN replaced by that NaN. The test is
-/// cubecl's bit-level NaN check: `b != b` is folded to false by drivers
-/// that assume no NaN (WGSL allows it; lavapipe does).
-#[cube]
-fn nan_wins<F: Float, N: Size>(r: Vector<F, N>, b: Vector<F, N>) -> Vector<F, N> {
-    select_many(Vector::is_nan(b), b, r)
-}
-
-#[cube]
-fn float_apply<F: Float, N: Size>(
-    a: Vector<F, N>,
-    b: Vector<F, N>,
-    #[comptime] op: FloatOp,
-) -> Vector<F, N> {
-    match op {
-        FloatOp::Numeric(BinaryOp::Add) => a + b,
-        FloatOp::Numeric(BinaryOp::Sub) => a - b,
-        FloatOp::Numeric(BinaryOp::Mul) => a * b,
-        FloatOp::Numeric(BinaryOp::Div) => a / b,
-        // Floor modulo: the sign of the divisor, as PyTorch's remainder.
-        FloatOp::Numeric(BinaryOp::Rem) => a - b * Vector::floor(a / b),
-        FloatOp::Numeric(BinaryOp::Pow) => float_pow::<F, N>(a, b),
-        // NaN in either operand gives NaN.
-        FloatOp::Numeric(BinaryOp::Max) => {
-            nan_wins::<F, N>(select_many(b.greater_than(a), b, a), b)
-        }
-        FloatOp::Numeric(BinaryOp::Min) => nan_wins::<F, N>(select_many(b.less_than(a), b, a), b),
-        FloatOp::Float(FloatBinaryOp::Atan2) => Vector::atan2(a, b),
-    }
-}
-
 #[cube(launch_unchecked)]
 fn float_binary_kernel<F: Float, N: Size>(
     lhs: &Tensor<Vector<F, N>>,
@@ -121,7 +63,7 @@ fn float_binary_kernel<F: Float, N: Size>(
         l = lhs_offset + strided_offset(lhs, out, pos, rank);
         r = rhs_offset + strided_offset(rhs, out, pos, rank);
     }
-    out[pos] = float_apply::<F, N>(lhs[l], rhs[r], op);
+    out[pos] = float_binary::<F, N>(lhs[l], rhs[r], op);
 }
 
 #[cube(launch_unchecked)]
@@ -144,7 +86,7 @@ fn float_scalar_kernel<F: Float, N: Size>(
         l = lhs_offset + strided_offset(lhs, out, pos, rank);
     }
     let b = Vector::<F, N>::new(rhs.get::<F>());
-    out[pos] = float_apply::<F, N>(lhs[l], b, op);
+    out[pos] = float_binary::<F, N>(lhs[l], b, op);
 }
 
 /// `x^e` for a small integral exponent known when the kernel is built:
@@ -167,21 +109,8 @@ fn float_powi_kernel<F: Float, N: Size>(
     if comptime![rank > 0] {
         l = lhs_offset + strided_offset(lhs, out, pos, rank);
     }
-    let x = lhs[l];
-    let one = Vector::<F, N>::new(F::new(1.0));
-    let mut acc = one;
-    #[unroll]
-    for _ in 0..comptime![exponent.unsigned_abs()] {
-        acc *= x;
-    }
-    if comptime![exponent < 0] {
-        acc = one / acc;
-    }
-    out[pos] = acc;
+    out[pos] = float_powi::<F, N>(lhs[l], exponent);
 }
-
-/// The exponents [`float_powi_kernel`] handles.
-const SMALL_POW: core::ops::RangeInclusive<i32> = -4..=4;
 
 // ---------------------------------------------------------------- integers
 
@@ -544,7 +473,7 @@ fn zip_scalar(op: KernelOp, lhs: CubeTensor, rhs: Scalar) -> CubeTensor {
     out
 }
 
-/// `lhs^exponent` by [`float_powi_kernel`], for an exponent in [`SMALL_POW`].
+/// `lhs^exponent` by [`float_powi_kernel`], for an exponent [`small_pow`] accepts.
 fn powi(lhs: CubeTensor, exponent: i32) -> CubeTensor {
     let dtype = lhs.dtype;
     let out = lhs.empty_like(lhs.shape.clone(), dtype);
@@ -570,7 +499,7 @@ fn powi(lhs: CubeTensor, exponent: i32) -> CubeTensor {
 
 // ----------------------------------------------------------- BinaryKernels
 
-impl BinaryKernels for Cube {
+impl BinaryKernels for CubeBackend {
     /// `lhs op rhs`, broadcasting; both operands share a dtype.
     #[track_caller]
     fn binary(op: BinaryOp, lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
@@ -583,11 +512,11 @@ impl BinaryKernels for Cube {
     #[track_caller]
     fn binary_scalar(op: BinaryOp, lhs: CubeTensor, rhs: Scalar) -> CubeTensor {
         let dtype = lhs.dtype;
-        if dtype.is_float() && op == BinaryOp::Pow {
-            let e = rhs.to_f64();
-            if e.fract() == 0.0 && SMALL_POW.contains(&(e as i32)) {
-                return powi(lhs, e as i32);
-            }
+        if dtype.is_float()
+            && op == BinaryOp::Pow
+            && let Some(exponent) = small_pow(rhs.to_f64())
+        {
+            return powi(lhs, exponent);
         }
         zip_scalar(KernelOp::numeric(op, dtype), lhs, rhs)
     }

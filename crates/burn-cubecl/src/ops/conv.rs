@@ -38,7 +38,7 @@ use cubecl::prelude::*;
 use super::elemwise_dims;
 use super::pool::float_acc_types;
 use crate::client::with_runtime;
-use crate::{Cube, CubeTensor};
+use crate::{CubeBackend, CubeTensor};
 
 /// The row-major coordinates of `pos` in a contiguous 5-d `out`.
 #[cube]
@@ -506,32 +506,32 @@ fn conv3d_gemm(
     let out_size = spatial(out_shape);
     let positions = out_size.iter().product::<usize>();
     let w_cols = weight.shape.dims[1..].iter().product::<usize>();
-    let w_t = Cube::permute(
-        Cube::reshape(weight, Shape::new([g, oc / g, w_cols])),
+    let w_t = CubeBackend::permute(
+        CubeBackend::reshape(weight, Shape::new([g, oc / g, w_cols])),
         &[0, 2, 1],
     );
-    let bias = bias.map(|b| Cube::reshape(b, Shape::new([1, g, oc / g, 1])));
+    let bias = bias.map(|b| CubeBackend::reshape(b, Shape::new([1, g, oc / g, 1])));
     let mut parts = Vec::new();
     for b0 in (0..batch).step_by(chunk) {
         let nb = chunk.min(batch - b0);
         let cols = im2col(x, b0, nb, kernel, out_size, o, ColsLayout::Wide);
-        let y = Cube::matmul(Cube::permute(cols, &[0, 2, 1]), w_t.clone());
+        let y = CubeBackend::matmul(CubeBackend::permute(cols, &[0, 2, 1]), w_t.clone());
         // [g, nb·L, O/g] → [nb, g, O/g, L], contiguous after the add/copy.
-        let y = Cube::permute(
-            Cube::reshape(y, Shape::new([g, nb, positions, oc / g])),
+        let y = CubeBackend::permute(
+            CubeBackend::reshape(y, Shape::new([g, nb, positions, oc / g])),
             &[1, 0, 3, 2],
         );
         let y = match &bias {
-            Some(b) => Cube::binary(BinaryOp::Add, y, b.clone()),
+            Some(b) => CubeBackend::binary(BinaryOp::Add, y, b.clone()),
             None => copy_contiguous(&y),
         };
         let [od, oh, ow] = out_size;
-        parts.push(Cube::reshape(y, Shape::new([nb, oc, od, oh, ow])));
+        parts.push(CubeBackend::reshape(y, Shape::new([nb, oc, od, oh, ow])));
     }
     if parts.len() == 1 {
         parts.pop().unwrap()
     } else {
-        Cube::cat(parts, 0)
+        CubeBackend::cat(parts, 0)
     }
 }
 
@@ -559,19 +559,19 @@ fn conv3d_weight_gemm(
     for b0 in (0..batch).step_by(chunk) {
         let nb = chunk.min(batch - b0);
         let cols = im2col(x, b0, nb, kernel, out_size, o, ColsLayout::PerBatch);
-        let gv = Cube::reshape(
+        let gv = CubeBackend::reshape(
             batch_slice(grad, b0, nb),
             Shape::new([nb, g, oc / g, positions]),
         );
-        let partial = Cube::matmul(gv, Cube::permute(cols, &[0, 1, 3, 2]));
-        let dw = Cube::reduce_dim(ReduceOp::Sum, partial, 0);
+        let partial = CubeBackend::matmul(gv, CubeBackend::permute(cols, &[0, 1, 3, 2]));
+        let dw = CubeBackend::reduce_dim(ReduceOp::Sum, partial, 0);
         sum = Some(match sum {
-            Some(acc) => Cube::binary(BinaryOp::Add, acc, dw),
+            Some(acc) => CubeBackend::binary(BinaryOp::Add, acc, dw),
             None => dw,
         });
     }
     let dw = sum.expect("conv3d_weight_backward: a batch of at least one");
-    Cube::reshape(dw, weight_shape)
+    CubeBackend::reshape(dw, weight_shape)
 }
 
 /// Transposed convolution as a matrix product per group, the transposed
@@ -593,19 +593,19 @@ fn conv_transpose3d_gemm(
     let kernel = spatial(&weight.shape);
     let og_taps = weight.shape.dims[1..].iter().product::<usize>();
     let positions = in_size.iter().product::<usize>();
-    let w = Cube::reshape(weight, Shape::new([g, channels / g, og_taps]));
-    let w_t = Cube::permute(w, &[0, 2, 1]);
+    let w = CubeBackend::reshape(weight, Shape::new([g, channels / g, og_taps]));
+    let w_t = CubeBackend::permute(w, &[0, 2, 1]);
     let has_bias = bias.is_some();
     let bias = bias.cloned().unwrap_or_else(|| out.clone());
     let types = float_acc_types(out.dtype);
     for b0 in (0..batch).step_by(chunk) {
         let nb = chunk.min(batch - b0);
-        let xs = Cube::permute(batch_slice(x, b0, nb), &[1, 0, 2, 3, 4]);
-        let xs = Cube::reshape(
+        let xs = CubeBackend::permute(batch_slice(x, b0, nb), &[1, 0, 2, 3, 4]);
+        let xs = CubeBackend::reshape(
             copy_contiguous(&xs),
             Shape::new([g, channels / g, nb * positions]),
         );
-        let cols = Cube::matmul(w_t.clone(), xs);
+        let cols = CubeBackend::matmul(w_t.clone(), xs);
         let per_batch = out.num_elements() / batch;
         let len = nb * per_batch;
         with_runtime!(&x.client, R, cl => {
@@ -758,7 +758,7 @@ pub fn conv_transpose3d_with(
 
 // ------------------------------------------------------------- ConvKernels
 
-impl ConvKernels for Cube {
+impl ConvKernels for CubeBackend {
     /// 3-d convolution: `x` `[B, C, D, H, W]`, `weight` `[O, C/g, kd, kh, kw]`,
     /// `bias` `[O]`.
     fn conv3d(

@@ -12,7 +12,7 @@ use crate::client::{CubeClient, with_runtime};
 use crate::device::CubeDevice;
 use crate::dtype::{self, BOOL};
 use crate::tensor::check_supported;
-use crate::{Cube, CubeTensor};
+use crate::{CubeBackend, CubeTensor};
 
 #[cube(launch_unchecked)]
 fn fill_kernel<T: Numeric, N: Size>(
@@ -85,7 +85,7 @@ pub fn to_device(tensor: CubeTensor, device: &CubeDevice) -> CubeTensor {
 
 // --------------------------------------------------------- CreationKernels
 
-impl CreationKernels for Cube {
+impl CreationKernels for CubeBackend {
     /// A tensor of `shape` with every element `value`.
     fn full(shape: Shape, value: Scalar, device: &CubeDevice, dtype: DType) -> CubeTensor {
         let client = CubeClient::of(device);
@@ -225,7 +225,7 @@ fn clamp_below(sample: CubeTensor, high: f64, dtype: DType) -> CubeTensor {
     while top >= high {
         top = next_down(top, dtype);
     }
-    <Cube as BinaryKernels>::binary_scalar(BinaryOp::Min, sample, Scalar::Float(top))
+    <CubeBackend as BinaryKernels>::binary_scalar(BinaryOp::Min, sample, Scalar::Float(top))
 }
 
 /// `value` rounded to nearest in float `dtype`, as an f64.

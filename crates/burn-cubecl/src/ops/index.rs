@@ -40,7 +40,7 @@ use cubecl::prelude::*;
 use super::{elemwise_dims, strided_offset, walk};
 use crate::client::with_runtime;
 use crate::dtype::{self, BOOL};
-use crate::{Cube, CubeTensor};
+use crate::{CubeBackend, CubeTensor};
 
 // ----------------------------------------------------------------- kernels
 
@@ -386,7 +386,7 @@ fn scalar_as(value: Scalar, dtype: DType) -> InputScalar {
 
 // ------------------------------------------------------------ IndexKernels
 
-impl IndexKernels for Cube {
+impl IndexKernels for CubeBackend {
     /// Gathers along `dim`: `out[.., i, ..] = tensor[.., indices[.., i, ..], ..]`
     /// (`torch.gather`); the output has the indices' shape. An out-of-range
     /// index gives zero (Flex panics; see the module docs).

@@ -24,7 +24,7 @@ use cubecl::prelude::*;
 use super::elemwise_dims;
 use super::pool::{acc_dtype, float_acc_types};
 use crate::client::with_runtime;
-use crate::{Cube, CubeDevice, CubeTensor};
+use crate::{CubeBackend, CubeDevice, CubeTensor};
 
 /// The taps of one axis: output `o` reads `index[o·taps + t]` with weight
 /// `weight[o·taps + t]`.
@@ -278,7 +278,7 @@ fn interpolate_backward_kernel<F: Float, A: Float>(
 
 // ------------------------------------------------------ InterpolateKernels
 
-impl InterpolateKernels for Cube {
+impl InterpolateKernels for CubeBackend {
     /// Resizes `[n, c, h, w]` to `output_size`.
     fn interpolate(
         x: CubeTensor,

@@ -25,7 +25,7 @@ use cubek::std::{InputBinding, PartitionSize, StageSize, SwizzleModes, TileSize}
 use super::elemwise_dims;
 use crate::client::with_runtime;
 use crate::dtype;
-use crate::{Cube, CubeTensor};
+use crate::{CubeBackend, CubeTensor};
 
 /// One thread per output element; operands of any strides (batch dims of
 /// size 1 broadcast through stride 0). Accumulates in the element type.
@@ -183,8 +183,8 @@ fn tensor_core_tn(lhs: &CubeTensor, rhs: &CubeTensor, out: &CubeTensor) -> bool 
         // The transpose made contiguous, seen transposed again.
         let mut axes: Vec<usize> = (0..rank).collect();
         axes.swap(rank - 2, rank - 1);
-        let packed = super::shape::copy_contiguous(&Cube::permute(rhs.clone(), &axes));
-        Cube::permute(packed, &axes)
+        let packed = super::shape::copy_contiguous(&CubeBackend::permute(rhs.clone(), &axes));
+        CubeBackend::permute(packed, &axes)
     };
     let ty = dtype::storage(dtype);
     let Ok(problem) = MatmulProblem::from_shapes_and_strides(
@@ -307,7 +307,7 @@ pub fn matmul_with(
 
 // ----------------------------------------------------------- MatmulKernels
 
-impl MatmulKernels for Cube {
+impl MatmulKernels for CubeBackend {
     /// `lhs @ rhs` over the last two dims, broadcasting batch dims.
     fn matmul(lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
         let op = "matmul";
@@ -319,7 +319,7 @@ impl MatmulKernels for Cube {
             return out;
         }
         if lhs.shape.dims[lhs.shape.num_dims() - 1] == 0 {
-            return Cube::full(shape, burn_std::Scalar::Int(0), &lhs.device, dtype);
+            return CubeBackend::full(shape, burn_std::Scalar::Int(0), &lhs.device, dtype);
         }
         if dtype.is_float() && (tensor_core_tn(&lhs, &rhs, &out) || cubek_matmul(&lhs, &rhs, &out))
         {

@@ -1,7 +1,7 @@
 //! Kernels and their host-side launchers, one file per op family, each
 //! implementing the kernel trait of its family (`ShapeKernels` in
 //! `shape.rs`, …; see `burn_backend::kernels`), from which burn-backend's
-//! adapters give `Cube` the ops traits of every tensor kind. Launchers
+//! adapters give `CubeBackend` the ops traits of every tensor kind. Launchers
 //! take and return [`CubeTensor`](crate::CubeTensor)s.
 
 pub mod binary;
@@ -117,20 +117,4 @@ pub(crate) fn broadcast_shape(op: &str, lhs: &CubeTensor, rhs: &CubeTensor) -> S
     })
 }
 
-/// Element offset of `elem` (a row-major position in `out`'s shape) in `t`,
-/// which has `out`'s shape with its own strides (0 on broadcast dims).
-#[cube]
-pub(crate) fn strided_offset<A: Scalar, NA: Size, B: Scalar, NB: Size>(
-    t: &Tensor<Vector<A, NA>>,
-    out: &Tensor<Vector<B, NB>>,
-    elem: usize,
-    #[comptime] rank: usize,
-) -> usize {
-    let mut offset = 0;
-    #[unroll]
-    for d in 0..rank {
-        let coord = (elem / out.stride(d)) % out.shape(d);
-        offset += coord * t.stride(d);
-    }
-    offset
-}
+pub(crate) use burn_cubecl_fusion::math::strided_offset;

@@ -22,7 +22,7 @@ use cubecl::prelude::*;
 use super::elemwise_dims;
 use crate::client::with_runtime;
 use crate::dtype;
-use crate::{Cube, CubeTensor};
+use crate::{CubeBackend, CubeTensor};
 
 /// The dtype float kernels of `dtype` accumulate in: f64 for f64, f32
 /// otherwise (f16/bf16 round once at the end).
@@ -418,7 +418,7 @@ fn adaptive_avg_pool2d_backward_kernel<F: Float, A: Float>(
 
 // ------------------------------------------------------------- PoolKernels
 
-impl PoolKernels for Cube {
+impl PoolKernels for CubeBackend {
     /// Max pooling with the flat `h·w` index of each max.
     fn max_pool2d_with_indices(
         x: CubeTensor,
@@ -485,7 +485,7 @@ impl PoolKernels for Cube {
         let dtype = grad.dtype;
         if g_shape.num_elements() == 0 && x_shape.num_elements() > 0 {
             // No output gradient to gather: the input gradient is zero.
-            return Cube::full(
+            return CubeBackend::full(
                 x_shape.clone(),
                 burn_std::Scalar::Float(0.0),
                 &grad.device,

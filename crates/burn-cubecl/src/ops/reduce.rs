@@ -38,7 +38,7 @@ use cubecl::prelude::*;
 use super::elemwise_dims;
 use crate::client::with_runtime;
 use crate::dtype;
-use crate::{Cube, CubeTensor};
+use crate::{CubeBackend, CubeTensor};
 
 /// Units per cube of the cube-per-line kernels (at most).
 const MAX_BLOCK: usize = 256;
@@ -896,7 +896,7 @@ fn arg_pass(
 
 // ----------------------------------------------------------- ReduceKernels
 
-impl ReduceKernels for Cube {
+impl ReduceKernels for CubeBackend {
     /// Reduces every element to a tensor of shape `[1]`.
     fn reduce_all(op: ReduceOp, tensor: CubeTensor) -> CubeTensor {
         let name = op.name();
@@ -910,7 +910,7 @@ impl ReduceKernels for Cube {
                     tensor.shape
                 )
             };
-            return Cube::full(Shape::new([1]), Scalar::Int(value), &tensor.device, dtype);
+            return CubeBackend::full(Shape::new([1]), Scalar::Int(value), &tensor.device, dtype);
         }
         let acc = acc_dtype(dtype);
         let input = if tensor.is_contiguous() {
@@ -950,7 +950,7 @@ impl ReduceKernels for Cube {
             return tensor.empty_like(out_shape, dtype);
         }
         if let (0, Some(value)) = (shape.dims[dim], of_empty) {
-            return Cube::full(out_shape, Scalar::Int(value), &tensor.device, dtype);
+            return CubeBackend::full(out_shape, Scalar::Int(value), &tensor.device, dtype);
         }
         let out = tensor.empty_like(out_shape, dtype);
         reduce_lines(&tensor, dim, &out, op);

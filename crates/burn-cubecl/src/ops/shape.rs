@@ -12,7 +12,7 @@ use cubecl::prelude::*;
 use super::elemwise_dims;
 use crate::client::with_runtime;
 use crate::dtype;
-use crate::{Cube, CubeTensor};
+use crate::{CubeBackend, CubeTensor};
 
 /// Copies `src` (a strided view) into `dst` (another strided view of the same
 /// shape): thread `pos` takes the element at row-major position `pos`.
@@ -206,7 +206,7 @@ fn forward_view(tensor: &CubeTensor, ranges: &[(usize, usize, isize)]) -> (CubeT
 
 // ------------------------------------------------------------ ShapeKernels
 
-impl ShapeKernels for Cube {
+impl ShapeKernels for CubeBackend {
     /// Reshape: a view of contiguous data, a copy otherwise.
     fn reshape(tensor: CubeTensor, shape: Shape) -> CubeTensor {
         check::reshape("reshape", &tensor.shape, &shape);

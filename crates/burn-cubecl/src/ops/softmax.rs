@@ -15,7 +15,7 @@ use cubecl::prelude::*;
 use super::reduce::{line_cubes, max_block};
 use crate::client::with_runtime;
 use crate::dtype;
-use crate::{Cube, CubeTensor};
+use crate::{CubeBackend, CubeTensor};
 
 /// Units per cube; a power of two (the tree reduction halves it).
 const BLOCK: usize = 256;
@@ -292,7 +292,7 @@ pub fn softmax(tensor: CubeTensor, dim: usize, log: bool) -> CubeTensor {
     let moved = if dim == last {
         tensor
     } else {
-        Cube::permute(tensor, &axes)
+        CubeBackend::permute(tensor, &axes)
     };
     let input = if moved.is_contiguous() {
         moved
@@ -308,7 +308,7 @@ pub fn softmax(tensor: CubeTensor, dim: usize, log: bool) -> CubeTensor {
     if dim == last {
         out
     } else {
-        Cube::permute(out, &axes)
+        CubeBackend::permute(out, &axes)
     }
 }
 

@@ -24,7 +24,7 @@ use super::elemwise_dims;
 use super::reduce::{check_numeric, line_cubes, line_offset, nan};
 use crate::client::with_runtime;
 use crate::dtype;
-use crate::{Cube, CubeTensor};
+use crate::{CubeBackend, CubeTensor};
 
 /// Position of the padding of a short chunk (after every element).
 const PAD: u32 = u32::MAX;
@@ -237,7 +237,7 @@ fn line_major(like: &CubeTensor, dim: usize, dtype: DType) -> CubeTensor {
 
 // ------------------------------------------------------------- SortKernels
 
-impl SortKernels for Cube {
+impl SortKernels for CubeBackend {
     /// Sorted values and their original indices along `dim` (stable).
     ///
     /// The indices are [`crate::dtype::INDEX`] (I32, the backend's default int dtype).

@@ -5,71 +5,12 @@ use burn_backend::kernels::{BinaryKernels, UnaryKernels};
 use burn_backend::{BitwiseOp, FloatUnaryOp, IntUnaryOp};
 use cubecl::prelude::*;
 
-use super::{Walk, elemwise_dims, strided_offset, walk};
+use burn_cubecl_fusion::math::{float_unary, strided_offset};
+
+use super::{Walk, elemwise_dims, walk};
 use crate::client::with_runtime;
 use crate::dtype;
-use crate::{Cube, CubeTensor};
-
-#[cube]
-fn float_apply<F: Float, N: Size>(x: Vector<F, N>, #[comptime] op: FloatUnaryOp) -> Vector<F, N> {
-    let zero = Vector::<F, N>::new(F::new(0.0));
-    let one = Vector::<F, N>::new(F::new(1.0));
-    let minus_one = Vector::<F, N>::new(F::new(-1.0));
-    match op {
-        // Unary minus on vectors does not compile on CUDA in cubecl 0.10;
-        // × −1 is the same value, −0 and NaN included.
-        FloatUnaryOp::Neg => x * minus_one,
-        FloatUnaryOp::Recip => one / x,
-        FloatUnaryOp::Abs => Vector::abs(x),
-        FloatUnaryOp::Exp => Vector::exp(x),
-        FloatUnaryOp::Log => Vector::ln(x),
-        // Near zero, the series x − x²/2 + … + x⁷/7 (error below x⁸/8);
-        // elsewhere Kahan's form log(u)·x/(u − 1), u = 1 + x. Some drivers'
-        // log is only absolutely accurate near 1 (lavapipe's), which would
-        // lose the relative precision of small results.
-        FloatUnaryOp::Log1p => {
-            let c2 = Vector::<F, N>::new(F::new(0.5));
-            let c3 = Vector::<F, N>::new(F::new(1.0 / 3.0));
-            let c4 = Vector::<F, N>::new(F::new(0.25));
-            let c5 = Vector::<F, N>::new(F::new(0.2));
-            let c6 = Vector::<F, N>::new(F::new(1.0 / 6.0));
-            let c7 = Vector::<F, N>::new(F::new(1.0 / 7.0));
-            let series = x * (one - x * (c2 - x * (c3 - x * (c4 - x * (c5 - x * (c6 - x * c7))))));
-            let u = one + x;
-            let d = u - one;
-            let kahan = Vector::ln(u) * (x / select_many(d.equal(zero), one, d));
-            select_many(
-                Vector::abs(x).less_than(Vector::new(F::new(0.05))),
-                series,
-                kahan,
-            )
-        }
-        FloatUnaryOp::Sqrt => Vector::sqrt(x),
-        FloatUnaryOp::Sin => Vector::sin(x),
-        FloatUnaryOp::Cos => Vector::cos(x),
-        FloatUnaryOp::Tan => Vector::tan(x),
-        FloatUnaryOp::Sinh => Vector::sinh(x),
-        FloatUnaryOp::Cosh => Vector::cosh(x),
-        FloatUnaryOp::Tanh => Vector::tanh(x),
-        FloatUnaryOp::Asin => Vector::asin(x),
-        FloatUnaryOp::Acos => Vector::acos(x),
-        FloatUnaryOp::Atan => Vector::atan(x),
-        FloatUnaryOp::Asinh => Vector::asinh(x),
-        FloatUnaryOp::Acosh => Vector::acosh(x),
-        FloatUnaryOp::Atanh => Vector::atanh(x),
-        FloatUnaryOp::Erf => Vector::erf(x),
-        FloatUnaryOp::Round => Vector::round(x),
-        FloatUnaryOp::Floor => Vector::floor(x),
-        FloatUnaryOp::Ceil => Vector::ceil(x),
-        FloatUnaryOp::Trunc => Vector::trunc(x),
-        // ±0 and NaN map to themselves.
-        FloatUnaryOp::Sign => select_many(
-            x.greater_than(zero),
-            one,
-            select_many(x.less_than(zero), minus_one, x),
-        ),
-    }
-}
+use crate::{CubeBackend, CubeTensor};
 
 #[cube(launch_unchecked)]
 fn float_unary_kernel<F: Float, N: Size>(
@@ -89,7 +30,7 @@ fn float_unary_kernel<F: Float, N: Size>(
     if comptime![rank > 0] {
         i = offset + strided_offset(input, out, pos, rank);
     }
-    out[pos] = float_apply::<F, N>(input[i], op);
+    out[pos] = float_unary::<F, N>(input[i], op);
 }
 
 #[cube]
@@ -175,7 +116,7 @@ fn launch_float<R: Runtime>(
 
 // ------------------------------------------------------------ UnaryKernels
 
-impl UnaryKernels for Cube {
+impl UnaryKernels for CubeBackend {
     /// Applies `op` to every element of a float tensor.
     fn float_unary(op: FloatUnaryOp, tensor: CubeTensor) -> CubeTensor {
         assert!(
@@ -236,6 +177,6 @@ impl UnaryKernels for Cube {
 
     /// Logical not of a bool tensor (`u32` words 0/1).
     fn logical_not(tensor: CubeTensor) -> CubeTensor {
-        Cube::bitwise_scalar(BitwiseOp::Xor, tensor, burn_std::Scalar::UInt(1))
+        CubeBackend::bitwise_scalar(BitwiseOp::Xor, tensor, burn_std::Scalar::UInt(1))
     }
 }

@@ -89,7 +89,16 @@ impl<C: RunnerChannel> BoolTensorOps<Self> for BackendRouter<C> {
         if !data.dtype.is_bool() {
             panic!("bool_from_data: expected a bool dtype, got {}", data.dtype);
         }
-        base::from_data(C::client(device), data)
+        // Recorded in the device's bool dtype, which the backend stores
+        // (the CubeCL backend keeps bools as u32 words).
+        let client = C::client(device);
+        let dtype = client.bool_dtype();
+        let data = if data.dtype == dtype {
+            data
+        } else {
+            data.convert_dtype(dtype)
+        };
+        base::from_data(client, data)
     }
     fn bool_full(shape: Shape, value: bool, device: &C::Device) -> T {
         let client = C::client(device);
