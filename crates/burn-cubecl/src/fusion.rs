@@ -247,21 +247,6 @@ impl Lowering {
     }
 }
 
-/// The output register of `instruction`.
-fn out_of(instruction: &Instruction) -> usize {
-    match *instruction {
-        Instruction::Load { out, .. }
-        | Instruction::Unary { out, .. }
-        | Instruction::Binary { out, .. }
-        | Instruction::BinaryScalar { out, .. }
-        | Instruction::FloatBinary { out, .. }
-        | Instruction::Clamp { out, .. }
-        | Instruction::Activation { out, .. }
-        | Instruction::LeakyRelu { out, .. }
-        | Instruction::HardSigmoid { out, .. } => out,
-    }
-}
-
 /// Lowers `program` with its scalar values: the steps and the kernel's
 /// scalar arguments.
 fn lower(
@@ -275,7 +260,7 @@ fn lower(
     };
     for instruction in &program.instructions {
         let step = lowering.instruction(instruction, scalars);
-        lowering.registers[out_of(instruction)] = step;
+        lowering.registers[instruction.out()] = step;
     }
     let outputs = program
         .outputs

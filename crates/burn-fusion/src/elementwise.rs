@@ -601,16 +601,28 @@ impl<B: ElementwiseBackend> OptimizationBuilder<B> for ElementwiseBuilder<B> {
 }
 
 fn set_out(instruction: &mut Instruction, register: Register) {
-    match instruction {
-        Instruction::Load { out, .. }
-        | Instruction::Unary { out, .. }
-        | Instruction::Binary { out, .. }
-        | Instruction::BinaryScalar { out, .. }
-        | Instruction::FloatBinary { out, .. }
-        | Instruction::Clamp { out, .. }
-        | Instruction::Activation { out, .. }
-        | Instruction::LeakyRelu { out, .. }
-        | Instruction::HardSigmoid { out, .. } => *out = register,
+    *instruction.out_mut() = register;
+}
+
+impl Instruction {
+    /// The register this instruction writes.
+    pub fn out(&self) -> Register {
+        let mut copy = *self;
+        *copy.out_mut()
+    }
+
+    fn out_mut(&mut self) -> &mut Register {
+        match self {
+            Instruction::Load { out, .. }
+            | Instruction::Unary { out, .. }
+            | Instruction::Binary { out, .. }
+            | Instruction::BinaryScalar { out, .. }
+            | Instruction::FloatBinary { out, .. }
+            | Instruction::Clamp { out, .. }
+            | Instruction::Activation { out, .. }
+            | Instruction::LeakyRelu { out, .. }
+            | Instruction::HardSigmoid { out, .. } => out,
+        }
     }
 }
 
