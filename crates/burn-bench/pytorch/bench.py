@@ -85,10 +85,11 @@ def conv2d_3x3(batch, channels, size):
     return "matmul", 2.0 * batch * channels * size * size * channels * 9, setup
 
 
-def unary_2d(n, nbytes, op):
+def unary_2d(n, nbytes, op, fusible=False):
     def setup():
         x = uniform(n, n)
-        return lambda: op(x)
+        f = torch.compile(op) if COMPILE and fusible else op
+        return lambda: f(x)
 
     return "memory", float(nbytes), setup
 
@@ -242,6 +243,43 @@ def one_pass(x):
     return x.clone()
 
 
+def masked_softmax(x, mask):
+    return torch.softmax(x * 0.125 + mask, dim=-1)
+
+
+def layer_norm_composed(x, gamma, beta):
+    """burn::nn::LayerNorm's forward, op for op (what torch.compile fuses)."""
+    mean = x.mean(dim=-1, keepdim=True)
+    var = ((x - mean) ** 2).mean(dim=-1, keepdim=True)
+    return (x - mean) / torch.sqrt(var + 1e-5) * gamma + beta
+
+
+def masked_softmax_2d(n, make, sync, fusible=True):
+    def setup():
+        x, mask = make(n, n), make(1, n)
+        f = torch.compile(masked_softmax) if COMPILE and fusible else masked_softmax
+        run = lambda: f(x, mask)
+        return synced(run) if sync else run
+
+    return "memory", float(2 * 4 * n * n), setup
+
+
+def layer_norm_2d(n, make, sync):
+    """Eager: torch's own layer_norm kernel; --compile: the composed forward
+    through torch.compile."""
+    def setup():
+        x = make(n, n)
+        gamma, beta = torch.ones(n, device=x.device), torch.zeros(n, device=x.device)
+        if COMPILE:
+            f = torch.compile(layer_norm_composed)
+            run = lambda: f(x, gamma, beta)
+        else:
+            run = lambda: torch.nn.functional.layer_norm(x, (n,), gamma, beta, 1e-5)
+        return synced(run) if sync else run
+
+    return "memory", float(2 * 4 * n * n), setup
+
+
 N = 4096
 ELEMENTS = N * N
 WORKLOADS = {
@@ -256,6 +294,11 @@ WORKLOADS = {
     # Four ops, each reading and writing the tensor (the stream-time definition).
     "chain_f32_4096x4096": unary_2d(N, 4 * 2 * 4 * ELEMENTS, chain),
     "softmax_last_f32_4096x4096": unary_2d(N, 2 * 4 * ELEMENTS, lambda x: torch.softmax(x, dim=-1)),
+    "one_pass_f32_4096x4096": unary_2d(N, 2 * 4 * ELEMENTS, one_pass),
+    "chain5_f32_4096x4096": unary_2d(N, 2 * 4 * ELEMENTS, chain5, fusible=True),
+    "masked_softmax_f32_4096x4096": masked_softmax_2d(N, lambda *s: uniform(*s), False),
+    "layer_norm_f32_4096x4096": layer_norm_2d(N, lambda *s: uniform(*s), False),
+    "gelu_tanh_f32_4096x4096": unary_2d(N, 2 * 4 * ELEMENTS, gelu_tanh, fusible=True),
     "sum_dim_last_f32_4096x4096": unary_2d(
         N, 4 * ELEMENTS + 4 * N, lambda x: x.sum(dim=-1, keepdim=True)
     ),
@@ -393,6 +436,8 @@ GPU_WORKLOADS = {
     "gpu_softmax_last_f32_16384x16384": gpu_unary(
         GN, 2 * 4 * GPU_ELEMENTS, lambda x: torch.softmax(x, dim=-1)
     ),
+    "gpu_masked_softmax_f32_16384x16384": masked_softmax_2d(GN, lambda *s: gpu_uniform(*s), True),
+    "gpu_layer_norm_f32_16384x16384": layer_norm_2d(GN, lambda *s: gpu_uniform(*s), True),
     "gpu_sum_dim_last_f32_16384x16384": gpu_unary(
         GN, 4 * GPU_ELEMENTS + 4 * GN, lambda x: x.sum(dim=-1, keepdim=True)
     ),
@@ -461,7 +506,7 @@ def main():
     parser.add_argument(
         "--compile",
         action="store_true",
-        help="run the fusible GPU workloads through torch.compile",
+        help="run the fusible workloads (chain5, gelu_tanh, masked_softmax, layer_norm; CPU and GPU) through torch.compile",
     )
     args = parser.parse_args()
     global COMPILE
@@ -506,7 +551,8 @@ def main():
         )
 
     notes = [
-        ("pytorch: torch.compile for the fusible workloads (gpu_chain5, gpu_gelu_tanh), eager for the rest; "
+        ("pytorch: torch.compile for the fusible workloads (chain5, gelu_tanh, masked_softmax, "
+         "layer_norm composed), eager for the rest; "
          if COMPILE else "")
         + "pytorch: eager CPU ops; mlp_forward_backward is forward + cross-entropy + backward "
         "(gradients set to None first so they are not accumulated); mlp_train_step adds "

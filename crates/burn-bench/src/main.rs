@@ -244,6 +244,13 @@ fn run(args: &RunArgs) -> Result<(), String> {
         Target::Flex => "burn-flex".to_string(),
         other => format!("burn-cube-{}", other.name()),
     };
+    // Built with `fusion` (the GPU features imply it), every device runs
+    // under the Fusion decorator.
+    let framework = if cfg!(feature = "fusion") {
+        format!("{framework}-fused")
+    } else {
+        framework
+    };
     println!(
         "{framework} {} — {date} — {} — {} threads — policy {policy_name}",
         env!("CARGO_PKG_VERSION"),

@@ -109,6 +109,12 @@ pub fn softmax_last(x: Tensor<2>) -> Tensor<2> {
     softmax(x, 1)
 }
 
+/// The scores of attention: `softmax(x · 0.125 + mask)` over the last dim,
+/// the mask `[1, n]` broadcast over the rows.
+pub fn masked_softmax(x: Tensor<2>, mask: Tensor<2>) -> Tensor<2> {
+    softmax(x * 0.125 + mask, 1)
+}
+
 /// Sum over the last dimension (kept as size 1).
 pub fn sum_last(x: Tensor<2>) -> Tensor<2> {
     x.sum_dim(1)
@@ -158,6 +164,36 @@ fn unary_2d(name: &'static str, n: usize, bytes: f64, op: fn(Tensor<2>) -> Tenso
     Workload::new(name, Kind::Memory, bytes, move |device| {
         let x = uniform([n, n], device);
         Box::new(move || vec![op(x.clone()).into_data()])
+    })
+}
+
+/// [`masked_softmax`] on `[n, n]` with its `[1, n]` mask; `synced` ends a
+/// GPU iteration at the device's sync rather than the host read.
+fn masked_softmax_2d(name: &'static str, n: usize, gpu: bool) -> Workload {
+    Workload::new(name, Kind::Memory, pass_bytes(n * n), move |device| {
+        let x = uniform([n, n], device);
+        let mask = uniform([1, n], device);
+        if gpu {
+            synced(device, move || {
+                drop(masked_softmax(x.clone(), mask.clone()))
+            })
+        } else {
+            Box::new(move || vec![masked_softmax(x.clone(), mask.clone()).into_data()])
+        }
+    })
+}
+
+/// `burn::nn::LayerNorm` over the last dim of `[n, n]` (its composed
+/// forward: biased variance and mean, normalize, scale and shift).
+fn layer_norm_2d(name: &'static str, n: usize, gpu: bool) -> Workload {
+    Workload::new(name, Kind::Memory, pass_bytes(n * n), move |device| {
+        let x = uniform([n, n], device);
+        let norm = burn::nn::LayerNormConfig::new(n).init(device);
+        if gpu {
+            synced(device, move || drop(norm.forward(x.clone())))
+        } else {
+            Box::new(move || vec![norm.forward(x.clone()).into_data()])
+        }
     })
 }
 
@@ -331,6 +367,18 @@ pub fn all() -> Vec<Workload> {
             (2 * 4 * elements) as f64,
             softmax_last,
         ),
+        // One read and one write of the tensor: the bound of every fused
+        // block over it, beside the fused softmax, layer norm and chains.
+        unary_2d("one_pass_f32_4096x4096", N, pass_bytes(elements), one_pass),
+        unary_2d("chain5_f32_4096x4096", N, pass_bytes(elements), chain5),
+        masked_softmax_2d("masked_softmax_f32_4096x4096", N, false),
+        layer_norm_2d("layer_norm_f32_4096x4096", N, false),
+        unary_2d(
+            "gelu_tanh_f32_4096x4096",
+            N,
+            pass_bytes(elements),
+            gelu_tanh,
+        ),
         unary_2d(
             "sum_dim_last_f32_4096x4096",
             N,
@@ -492,6 +540,8 @@ pub fn gpu() -> Vec<Workload> {
             (2 * 4 * elements) as f64,
             softmax_last,
         ),
+        masked_softmax_2d("gpu_masked_softmax_f32_16384x16384", N, true),
+        layer_norm_2d("gpu_layer_norm_f32_16384x16384", N, true),
         gpu_unary(
             "gpu_sum_dim_last_f32_16384x16384",
             N,

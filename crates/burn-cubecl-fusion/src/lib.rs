@@ -2,7 +2,9 @@
 //!
 //! burn-fusion finds the blocks of queued operations worth running as one
 //! kernel; this crate holds the CubeCL side of that: [`elementwise`], one
-//! kernel generated per fused element-wise program, and [`math`], the
+//! kernel generated per fused element-wise program, [`reduce`], one kernel
+//! per fused row block (reductions along the last dim with the element-wise
+//! work around them), and [`math`], the
 //! element-wise functions those kernels and burn-cubecl's unfused kernels
 //! share, so both compute each op the same way.
 //!
@@ -22,3 +24,5 @@ extern crate alloc;
 pub mod elementwise;
 #[cfg(feature = "kernels")]
 pub mod math;
+#[cfg(feature = "kernels")]
+pub mod reduce;

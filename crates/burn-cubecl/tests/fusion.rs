@@ -372,9 +372,17 @@ fn random_program<B: Backend<Device = CubeDevice>>(seed: u64, ops: usize) -> Vec
             10 => B::float_abs(B::float_neg(a)),
             11 => B::float_powf_scalar(a, Scalar::Float(2.0)),
             12 => B::leaky_relu(a, Scalar::Float(0.2)),
-            // Ops no element-wise block takes: they end a block and run on
-            // their own between fused ones.
-            13 => B::float_sum_dim(a, last),
+            // Ops no block takes: they end a block and run on their own
+            // between fused ones.
+            // Row blocks: reductions and softmax along the last dim.
+            13 => match rng.below(6) {
+                0 => B::float_sum_dim(a, last),
+                1 => B::float_mean_dim(a, last),
+                2 => B::float_max_dim(a, last),
+                3 => B::float_min_dim(a, last),
+                4 => B::log_softmax(a, last),
+                _ => B::softmax(B::float_mul_scalar(a, Scalar::Float(0.5)), last),
+            },
             14 => B::softmax(a, last),
             15 => {
                 let negative = B::float_lower_elem(a.clone(), Scalar::Float(0.0));
@@ -398,6 +406,101 @@ fn random_program<B: Backend<Device = CubeDevice>>(seed: u64, ops: usize) -> Vec
         }
     }
     pool.into_iter().map(read::<B>).collect()
+}
+
+// ------------------------------------------------------------ row blocks
+
+/// Runs `f` fused and unfused; asserts close values, and that the fused
+/// run executed `ops` operations in fused blocks.
+fn rows_match(name: &str, ops: u64, f: impl Fn(bool) -> Vec<TensorData>) {
+    let before = stats();
+    let fused = f(true);
+    let after = stats();
+    let direct = f(false);
+    assert_eq!(
+        after.fused_operations - before.fused_operations,
+        ops,
+        "{name}: fused operations"
+    );
+    for (i, (a, b)) in fused.iter().zip(&direct).enumerate() {
+        close(a, b, &format!("{name}: output {i}"));
+    }
+}
+
+/// `softmax(x * scale + mask)` over rows of `n`.
+fn masked_softmax<B: Backend<Device = CubeDevice>>(m: usize, n: usize) -> Vec<TensorData> {
+    let x = tensor::<B>(&spread(m * n, 21, 2.0), &[m, n], DType::F32);
+    let mask = tensor::<B>(&spread(n, 22, 1.0), &[1, n], DType::F32);
+    let scores = B::float_add(B::float_mul_scalar(x, Scalar::Float(0.125)), mask);
+    vec![read::<B>(B::softmax(scores, 1))]
+}
+
+#[test]
+fn a_masked_softmax_is_one_row_block() {
+    let _serial = serial();
+    // Rows of one vector a unit, of several, and an odd length (scalar reads).
+    for (m, n) in [(3, 64), (5, 4096 + 8), (7, 301)] {
+        rows_match(&format!("softmax {m}x{n}"), 3, |fused| {
+            if fused {
+                masked_softmax::<F>(m, n)
+            } else {
+                masked_softmax::<CubeBackend>(m, n)
+            }
+        });
+    }
+}
+
+/// Layer norm as `burn-nn` composes it; returns the output and the mean
+/// (read later: a row output).
+fn layer_norm<B: Backend<Device = CubeDevice>>(m: usize, n: usize) -> Vec<TensorData> {
+    let x = tensor::<B>(&spread(m * n, 23, 1.0), &[m, n], DType::F32);
+    let gamma = tensor::<B>(&spread(n, 24, 1.0), &[1, n], DType::F32);
+    let beta = tensor::<B>(&spread(n, 25, 1.0), &[1, n], DType::F32);
+    let mean = B::float_mean_dim(x.clone(), 1);
+    let centered = B::float_sub(x.clone(), mean.clone());
+    let squares = B::float_mul(centered.clone(), centered);
+    let var = B::float_div_scalar(B::float_sum_dim(squares, 1), Scalar::Float(n as f64));
+    let std = B::float_sqrt(B::float_add_scalar(var, Scalar::Float(1e-5)));
+    let normalized = B::float_div(B::float_sub(x, mean.clone()), std);
+    let out = B::float_add(B::float_mul(normalized, gamma), beta);
+    vec![read::<B>(out), read::<B>(mean)]
+}
+
+#[test]
+fn a_composed_layer_norm_is_one_row_block_and_writes_its_mean() {
+    let _serial = serial();
+    for (m, n) in [(4, 768), (3, 257)] {
+        rows_match(&format!("layer norm {m}x{n}"), 11, |fused| {
+            if fused {
+                layer_norm::<F>(m, n)
+            } else {
+                layer_norm::<CubeBackend>(m, n)
+            }
+        });
+    }
+}
+
+#[test]
+fn strided_rows_and_row_inputs() {
+    let _serial = serial();
+    fn run<B: Backend<Device = CubeDevice>>() -> Vec<TensorData> {
+        let x = tensor::<B>(&spread(300 * 6, 26, 1.0), &[300, 6], DType::F32);
+        let x = B::float_swap_dims(x, 0, 1); // [6, 300], strided rows
+        let shift = tensor::<B>(&spread(6, 27, 1.0), &[6, 1], DType::F32);
+        let y = B::float_exp(B::float_add(x, shift));
+        let max = B::float_max_dim(y.clone(), 1);
+        let min = B::float_min_dim(y.clone(), 1);
+        let range = B::float_sub(max, min.clone());
+        let scaled = B::float_div(B::float_sub(y, min), range);
+        vec![read::<B>(B::log_softmax(scaled, 1))]
+    }
+    rows_match("strided rows", 8, |fused| {
+        if fused {
+            run::<F>()
+        } else {
+            run::<CubeBackend>()
+        }
+    });
 }
 
 #[test]

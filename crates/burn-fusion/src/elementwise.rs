@@ -198,37 +198,10 @@ pub struct ElementwiseProgram {
 }
 
 impl ElementwiseProgram {
-    /// The tensor behind `source` in `ops` (an input of an operation).
-    fn input_of<'a>(ops: &'a [&OperationIr], source: BlockRef) -> &'a TensorIr {
-        ops[source.op].tensors().inputs[source.index]
-    }
-
     /// The ids, statuses and values the program runs with for the block
     /// `ops` (one of the relative form it was built from).
     pub fn bind(&self, ops: &[&OperationIr]) -> BoundProgram {
-        let inputs = self
-            .inputs
-            .iter()
-            .map(|input| Self::input_of(ops, input.source).clone())
-            .collect();
-        let scalars = self
-            .scalars
-            .iter()
-            .map(|s| {
-                let mut op = ops[s.op].clone();
-                op.scalars_mut()[s.index].value
-            })
-            .collect();
-        let outputs = self
-            .outputs
-            .iter()
-            .map(|o| ops[o.target.op].tensors().outputs[o.target.index].clone())
-            .collect();
-        BoundProgram {
-            inputs,
-            scalars,
-            outputs,
-        }
+        BoundProgram::new(ops, &self.inputs, &self.scalars, &self.outputs)
     }
 }
 
@@ -242,6 +215,81 @@ pub struct BoundProgram {
     pub scalars: Vec<Scalar>,
     /// The tensors written, as [`ElementwiseProgram::outputs`].
     pub outputs: Vec<TensorIr>,
+}
+
+impl BoundProgram {
+    /// Binds a program's inputs, scalars and outputs to the block `ops`.
+    pub(crate) fn new(
+        ops: &[&OperationIr],
+        inputs: &[ProgramInput],
+        scalars: &[BlockRef],
+        outputs: &[ProgramOutput],
+    ) -> Self {
+        let inputs = inputs
+            .iter()
+            .map(|input| ops[input.source.op].tensors().inputs[input.source.index].clone())
+            .collect();
+        let scalars = scalars
+            .iter()
+            .map(|s| {
+                let mut op = ops[s.op].clone();
+                op.scalars_mut()[s.index].value
+            })
+            .collect();
+        let outputs = outputs
+            .iter()
+            .map(|o| ops[o.target.op].tensors().outputs[o.target.index].clone())
+            .collect();
+        Self {
+            inputs,
+            scalars,
+            outputs,
+        }
+    }
+
+    /// Takes the inputs from `handles` (those `program_inputs` mark
+    /// consumed with their `ReadWrite` use), runs `kernel` on them and
+    /// registers its outputs.
+    pub(crate) fn execute<B: FusionBackend>(
+        &self,
+        program_inputs: &[ProgramInput],
+        handles: &mut HandleContainer<B>,
+        kernel: impl FnOnce(Vec<FloatTensor<B>>, &[Scalar]) -> Vec<FloatTensor<B>>,
+    ) -> Result<(), String> {
+        let inputs = self
+            .inputs
+            .iter()
+            .zip(program_inputs)
+            .map(|(tensor, input)| {
+                let mut tensor = tensor.clone();
+                tensor.status = if input.consumed {
+                    TensorStatus::ReadWrite
+                } else {
+                    TensorStatus::ReadOnly
+                };
+                handles.take_float(&tensor).map_err(|e| format!("{e}"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let outputs = kernel(inputs, &self.scalars);
+        if outputs.len() != self.outputs.len() {
+            return Err(format!(
+                "the fused kernel wrote {} tensors, the block has {}",
+                outputs.len(),
+                self.outputs.len()
+            ));
+        }
+        for (tensor, out) in self.outputs.iter().zip(outputs) {
+            if out.shape() != tensor.shape {
+                return Err(format!(
+                    "the fused kernel wrote a tensor of shape {} for one of shape {}",
+                    out.shape(),
+                    tensor.shape
+                ));
+            }
+            handles.register(tensor, burn_ir::Handle::Float(out))?;
+        }
+        Ok(())
+    }
 }
 
 /// A backend that runs element-wise programs.
@@ -266,35 +314,24 @@ pub const MAX_TENSORS: usize = 16;
 
 /// Grows element-wise blocks for the backend `B`.
 pub struct ElementwiseBuilder<B> {
-    program: Option<ElementwiseProgram>,
-    /// The register holding each tensor the block has read or computed.
-    registers: BTreeMap<TensorId, Register>,
-    /// Tensors computed in the block: their register and where they come from.
-    computed: BTreeMap<TensorId, (Register, BlockRef)>,
-    /// Tensors computed in the block and consumed in it.
-    consumed: Vec<TensorId>,
-    /// The program input of each tensor the block reads from outside.
-    loaded: BTreeMap<TensorId, usize>,
-    ops: usize,
+    /// The block and its shape (the first operation's output shape).
+    block: Option<(Block, Shape)>,
+    instructions: Vec<Instruction>,
     _backend: PhantomData<B>,
 }
 
 impl<B> Default for ElementwiseBuilder<B> {
     fn default() -> Self {
         Self {
-            program: None,
-            registers: BTreeMap::new(),
-            computed: BTreeMap::new(),
-            consumed: Vec::new(),
-            loaded: BTreeMap::new(),
-            ops: 0,
+            block: None,
+            instructions: Vec::new(),
             _backend: PhantomData,
         }
     }
 }
 
 /// What an accepted operation computes, before registers are assigned.
-enum Step<'a> {
+pub(crate) enum Step<'a> {
     Unary(FloatUnaryOp, &'a TensorIr),
     Binary(BinaryOp, &'a TensorIr, Operand<'a>),
     FloatBinary(FloatBinaryOp, &'a TensorIr, &'a TensorIr),
@@ -305,13 +342,13 @@ enum Step<'a> {
 }
 
 /// The right operand of a binary step: a tensor, or the op's first scalar.
-enum Operand<'a> {
+pub(crate) enum Operand<'a> {
     Tensor(&'a TensorIr),
     Scalar,
 }
 
-/// The element-wise step of `op`, if it is one this builder fuses, and its output.
-fn step(op: &OperationIr) -> Option<(Step<'_>, &TensorIr)> {
+/// The element-wise step of `op`, if it is one the builders fuse, and its output.
+pub(crate) fn step(op: &OperationIr) -> Option<(Step<'_>, &TensorIr)> {
     use ActivationOperationIr as A;
     use NumericOperationIr as N;
     Some(match op {
@@ -356,36 +393,89 @@ fn step(op: &OperationIr) -> Option<(Step<'_>, &TensorIr)> {
     })
 }
 
-impl<B: ElementwiseBackend> ElementwiseBuilder<B> {
-    /// The register of a tensor operand: the one it already has in the
-    /// block, or a new load (`None` when the block cannot take it).
-    fn operand(&mut self, tensor: &TensorIr, source: BlockRef) -> Option<Register> {
-        let program = self.program.as_mut().expect("a block is open");
+/// A block being grown, whatever its builder: the tensors it reads, the
+/// scalars it takes, the register of every tensor it holds, and which of
+/// them it computes and consumes. Registers are numbered in the order they
+/// are created, so an operand's register is always below its result's.
+#[derive(Clone, Debug)]
+pub(crate) struct Block {
+    /// The dtype of every tensor of the block.
+    pub(crate) dtype: DType,
+    /// The tensors read, each once.
+    pub(crate) inputs: Vec<ProgramInput>,
+    /// The scalar arguments.
+    pub(crate) scalars: Vec<BlockRef>,
+    /// The shape of each register's tensor.
+    pub(crate) shapes: Vec<Shape>,
+    registers: BTreeMap<TensorId, Register>,
+    /// Tensors computed in the block: their register and where they come from.
+    computed: BTreeMap<TensorId, (Register, BlockRef)>,
+    /// Tensors computed in the block and consumed in it.
+    consumed: Vec<TensorId>,
+    /// The program input of each tensor the block reads from outside.
+    loaded: BTreeMap<TensorId, usize>,
+    /// Operations accepted.
+    pub(crate) ops: usize,
+}
+
+impl Block {
+    pub(crate) fn new(dtype: DType) -> Self {
+        Self {
+            dtype,
+            inputs: Vec::new(),
+            scalars: Vec::new(),
+            shapes: Vec::new(),
+            registers: BTreeMap::new(),
+            computed: BTreeMap::new(),
+            consumed: Vec::new(),
+            loaded: BTreeMap::new(),
+            ops: 0,
+        }
+    }
+
+    /// The reference to item `index` of the operation being registered.
+    pub(crate) fn at(&self, index: usize) -> BlockRef {
+        BlockRef {
+            op: self.ops,
+            index,
+        }
+    }
+
+    /// The register of a tensor operand, whose shape must broadcast to
+    /// `target`: the one it already has in the block, or a new load pushed
+    /// to `code` (`None` when the block cannot take it).
+    pub(crate) fn operand(
+        &mut self,
+        tensor: &TensorIr,
+        source: BlockRef,
+        target: &Shape,
+        code: &mut Vec<Instruction>,
+    ) -> Option<Register> {
+        let fits = |shape: &Shape| shape.broadcast(target).ok().as_ref() == Some(target);
         if let Some(&register) = self.registers.get(&tensor.id) {
+            if !fits(&self.shapes[register]) {
+                return None;
+            }
             if tensor.status == TensorStatus::ReadWrite {
                 if self.computed.contains_key(&tensor.id) {
                     self.consumed.push(tensor.id);
                 } else if let Some(&input) = self.loaded.get(&tensor.id) {
-                    program.inputs[input].consumed = true;
+                    self.inputs[input].consumed = true;
                 }
             }
             return Some(register);
         }
-        if tensor.dtype != program.dtype
-            || program.inputs.len() + program.outputs.len() >= MAX_TENSORS
-            || tensor.shape.broadcast(&program.shape).ok().as_ref() != Some(&program.shape)
-        {
+        if tensor.dtype != self.dtype || self.inputs.len() >= MAX_TENSORS || !fits(&tensor.shape) {
             return None;
         }
-        let register = program.registers;
-        program.registers += 1;
-        program.inputs.push(ProgramInput {
+        let register = self.new_register(tensor.shape.clone());
+        self.inputs.push(ProgramInput {
             source,
             shape: tensor.shape.clone(),
             consumed: tensor.status == TensorStatus::ReadWrite,
         });
-        let input = program.inputs.len() - 1;
-        program.instructions.push(Instruction::Load {
+        let input = self.inputs.len() - 1;
+        code.push(Instruction::Load {
             input,
             out: register,
         });
@@ -395,10 +485,125 @@ impl<B: ElementwiseBackend> ElementwiseBuilder<B> {
     }
 
     /// A scalar argument: its index in the program's scalars.
-    fn scalar(&mut self, source: BlockRef) -> usize {
-        let program = self.program.as_mut().expect("a block is open");
-        program.scalars.push(source);
-        program.scalars.len() - 1
+    pub(crate) fn scalar(&mut self, source: BlockRef) -> usize {
+        self.scalars.push(source);
+        self.scalars.len() - 1
+    }
+
+    /// A new register for a tensor of `shape`.
+    pub(crate) fn new_register(&mut self, shape: Shape) -> Register {
+        self.shapes.push(shape);
+        self.shapes.len() - 1
+    }
+
+    /// Records `out` as computed into `register` by the operation being
+    /// registered, which is then accepted.
+    pub(crate) fn define(&mut self, out: &TensorIr, register: Register) {
+        self.registers.insert(out.id, register);
+        self.computed.insert(out.id, (register, self.at(0)));
+        self.ops += 1;
+    }
+
+    /// Lowers the element-wise `step` whose output is `out` (operands
+    /// broadcast to `out`'s shape): its loads and its instruction go to
+    /// `code`. `None` when an operand cannot join; the caller then restores
+    /// the block it saved.
+    pub(crate) fn lower(
+        &mut self,
+        step: Step<'_>,
+        out: &TensorIr,
+        code: &mut Vec<Instruction>,
+    ) -> Option<()> {
+        let target = &out.shape;
+        let mut instruction = match step {
+            Step::Unary(op, input) => {
+                let input = self.operand(input, self.at(0), target, code)?;
+                Instruction::Unary { op, input, out: 0 }
+            }
+            Step::Binary(op, lhs, rhs) => {
+                let lhs = self.operand(lhs, self.at(0), target, code)?;
+                match rhs {
+                    Operand::Tensor(rhs) => {
+                        let rhs = self.operand(rhs, self.at(1), target, code)?;
+                        Instruction::Binary {
+                            op,
+                            lhs,
+                            rhs,
+                            out: 0,
+                        }
+                    }
+                    Operand::Scalar => Instruction::BinaryScalar {
+                        op,
+                        lhs,
+                        scalar: self.scalar(self.at(0)),
+                        out: 0,
+                    },
+                }
+            }
+            Step::FloatBinary(op, lhs, rhs) => {
+                let lhs = self.operand(lhs, self.at(0), target, code)?;
+                let rhs = self.operand(rhs, self.at(1), target, code)?;
+                Instruction::FloatBinary {
+                    op,
+                    lhs,
+                    rhs,
+                    out: 0,
+                }
+            }
+            Step::Clamp(input, has_min, has_max) => {
+                let input = self.operand(input, self.at(0), target, code)?;
+                let min = has_min.then(|| self.scalar(self.at(0)));
+                let max = has_max.then(|| self.scalar(self.at(usize::from(has_min))));
+                Instruction::Clamp {
+                    input,
+                    min,
+                    max,
+                    out: 0,
+                }
+            }
+            Step::Activation(op, input) => {
+                let input = self.operand(input, self.at(0), target, code)?;
+                Instruction::Activation { op, input, out: 0 }
+            }
+            Step::LeakyRelu(input) => {
+                let input = self.operand(input, self.at(0), target, code)?;
+                Instruction::LeakyRelu {
+                    input,
+                    slope: self.scalar(self.at(0)),
+                    out: 0,
+                }
+            }
+            Step::HardSigmoid(input) => {
+                let input = self.operand(input, self.at(0), target, code)?;
+                Instruction::HardSigmoid {
+                    input,
+                    alpha: self.scalar(self.at(0)),
+                    beta: self.scalar(self.at(1)),
+                    out: 0,
+                }
+            }
+        };
+        let register = self.new_register(out.shape.clone());
+        *instruction.out_mut() = register;
+        code.push(instruction);
+        self.define(out, register);
+        Some(())
+    }
+
+    /// Every computed tensor the block does not consume, in the order the
+    /// operations created them: what the block must write.
+    pub(crate) fn outputs(&self) -> Vec<ProgramOutput> {
+        let mut written: Vec<&(Register, BlockRef)> = self
+            .computed
+            .iter()
+            .filter(|(id, _)| !self.consumed.contains(id))
+            .map(|(_, v)| v)
+            .collect();
+        written.sort_by_key(|(register, _)| *register);
+        written
+            .into_iter()
+            .map(|&(register, target)| ProgramOutput { register, target })
+            .collect()
     }
 }
 
@@ -414,181 +619,42 @@ impl<B: ElementwiseBackend> OptimizationBuilder<B> for ElementwiseBuilder<B> {
         if !out.dtype.is_float() {
             return false;
         }
-        let program = self.program.get_or_insert_with(|| ElementwiseProgram {
-            shape: out.shape.clone(),
-            dtype: out.dtype,
-            inputs: Vec::new(),
-            scalars: Vec::new(),
-            instructions: Vec::new(),
-            outputs: Vec::new(),
-            registers: 0,
-        });
-        if out.shape != program.shape
-            || out.dtype != program.dtype
-            || program.registers + 4 > MAX_REGISTERS
+        let (block, shape) = self
+            .block
+            .get_or_insert_with(|| (Block::new(out.dtype), out.shape.clone()));
+        if *shape != out.shape || out.dtype != block.dtype || block.shapes.len() + 4 > MAX_REGISTERS
         {
             return false;
         }
         // Work on a copy: a refused operation must leave the block as it was.
-        let saved = (
-            self.program.clone(),
-            self.registers.clone(),
-            self.computed.clone(),
-            self.consumed.clone(),
-            self.loaded.clone(),
-        );
-        let op_index = self.ops;
-        let at = |index| BlockRef {
-            op: op_index,
-            index,
-        };
-        let instruction = (|| {
-            Some(match step {
-                Step::Unary(op, input) => {
-                    let input = self.operand(input, at(0))?;
-                    (Instruction::Unary { op, input, out: 0 }, ())
-                }
-                Step::Binary(op, lhs, rhs) => {
-                    let lhs = self.operand(lhs, at(0))?;
-                    match rhs {
-                        Operand::Tensor(rhs) => {
-                            let rhs = self.operand(rhs, at(1))?;
-                            (
-                                Instruction::Binary {
-                                    op,
-                                    lhs,
-                                    rhs,
-                                    out: 0,
-                                },
-                                (),
-                            )
-                        }
-                        Operand::Scalar => {
-                            let scalar = self.scalar(at(0));
-                            (
-                                Instruction::BinaryScalar {
-                                    op,
-                                    lhs,
-                                    scalar,
-                                    out: 0,
-                                },
-                                (),
-                            )
-                        }
-                    }
-                }
-                Step::FloatBinary(op, lhs, rhs) => {
-                    let lhs = self.operand(lhs, at(0))?;
-                    let rhs = self.operand(rhs, at(1))?;
-                    (
-                        Instruction::FloatBinary {
-                            op,
-                            lhs,
-                            rhs,
-                            out: 0,
-                        },
-                        (),
-                    )
-                }
-                Step::Clamp(input, has_min, has_max) => {
-                    let input = self.operand(input, at(0))?;
-                    let min = has_min.then(|| self.scalar(at(0)));
-                    let max = has_max.then(|| self.scalar(at(usize::from(has_min))));
-                    (
-                        Instruction::Clamp {
-                            input,
-                            min,
-                            max,
-                            out: 0,
-                        },
-                        (),
-                    )
-                }
-                Step::Activation(op, input) => {
-                    let input = self.operand(input, at(0))?;
-                    (Instruction::Activation { op, input, out: 0 }, ())
-                }
-                Step::LeakyRelu(input) => {
-                    let input = self.operand(input, at(0))?;
-                    let slope = self.scalar(at(0));
-                    (
-                        Instruction::LeakyRelu {
-                            input,
-                            slope,
-                            out: 0,
-                        },
-                        (),
-                    )
-                }
-                Step::HardSigmoid(input) => {
-                    let input = self.operand(input, at(0))?;
-                    let alpha = self.scalar(at(0));
-                    let beta = self.scalar(at(1));
-                    (
-                        Instruction::HardSigmoid {
-                            input,
-                            alpha,
-                            beta,
-                            out: 0,
-                        },
-                        (),
-                    )
-                }
-            })
-        })();
-        let Some((mut instruction, ())) = instruction else {
-            (
-                self.program,
-                self.registers,
-                self.computed,
-                self.consumed,
-                self.loaded,
-            ) = saved;
+        let saved = (block.clone(), self.instructions.len());
+        if block.lower(step, out, &mut self.instructions).is_none() {
+            (*block, _) = saved;
+            self.instructions.truncate(saved.1);
             return false;
-        };
-        let program = self.program.as_mut().expect("a block is open");
-        let register = program.registers;
-        program.registers += 1;
-        set_out(&mut instruction, register);
-        program.instructions.push(instruction);
-        self.registers.insert(out.id, register);
-        self.computed.insert(
-            out.id,
-            (
-                register,
-                BlockRef {
-                    op: op_index,
-                    index: 0,
-                },
-            ),
-        );
-        self.ops += 1;
+        }
         true
     }
 
     fn len(&self) -> usize {
-        self.ops
+        self.block.as_ref().map_or(0, |(b, _)| b.ops)
     }
 
     fn is_worth_fusing(&self) -> bool {
-        self.ops >= 2
+        self.len() >= 2
     }
 
     fn build(&self) -> Arc<dyn Optimization<B>> {
-        let mut program = self.program.clone().expect("a block to build");
-        // Write every computed tensor the block does not consume, in the
-        // order the operations created them.
-        let mut written: Vec<&(Register, BlockRef)> = self
-            .computed
-            .iter()
-            .filter(|(id, _)| !self.consumed.contains(id))
-            .map(|(_, v)| v)
-            .collect();
-        written.sort_by_key(|(register, _)| *register);
-        program.outputs = written
-            .into_iter()
-            .map(|&(register, target)| ProgramOutput { register, target })
-            .collect();
+        let (block, shape) = self.block.as_ref().expect("a block to build");
+        let program = ElementwiseProgram {
+            shape: shape.clone(),
+            dtype: block.dtype,
+            inputs: block.inputs.clone(),
+            scalars: block.scalars.clone(),
+            instructions: self.instructions.clone(),
+            outputs: block.outputs(),
+            registers: block.shapes.len(),
+        };
         Arc::new(ElementwiseOptimization::<B> {
             program,
             _backend: PhantomData,
@@ -600,15 +666,28 @@ impl<B: ElementwiseBackend> OptimizationBuilder<B> for ElementwiseBuilder<B> {
     }
 }
 
-fn set_out(instruction: &mut Instruction, register: Register) {
-    *instruction.out_mut() = register;
-}
-
 impl Instruction {
     /// The register this instruction writes.
     pub fn out(&self) -> Register {
         let mut copy = *self;
         *copy.out_mut()
+    }
+
+    /// The registers this instruction reads (none for a load).
+    pub fn operands(&self) -> impl Iterator<Item = Register> + use<> {
+        let (a, b) = match *self {
+            Instruction::Load { .. } => (None, None),
+            Instruction::Unary { input, .. }
+            | Instruction::BinaryScalar { lhs: input, .. }
+            | Instruction::Clamp { input, .. }
+            | Instruction::Activation { input, .. }
+            | Instruction::LeakyRelu { input, .. }
+            | Instruction::HardSigmoid { input, .. } => (Some(input), None),
+            Instruction::Binary { lhs, rhs, .. } | Instruction::FloatBinary { lhs, rhs, .. } => {
+                (Some(lhs), Some(rhs))
+            }
+        };
+        a.into_iter().chain(b)
     }
 
     fn out_mut(&mut self) -> &mut Register {
@@ -646,33 +725,10 @@ impl<B: ElementwiseBackend> Optimization<B> for ElementwiseOptimization<B> {
         handles: &mut HandleContainer<B>,
         device: &B::Device,
     ) -> Result<(), String> {
-        let bound = self.program.bind(ops);
-        let inputs = bound
-            .inputs
-            .iter()
-            .zip(&self.program.inputs)
-            .map(|(tensor, input)| {
-                let mut tensor = tensor.clone();
-                tensor.status = if input.consumed {
-                    TensorStatus::ReadWrite
-                } else {
-                    TensorStatus::ReadOnly
-                };
-                handles.take_float(&tensor).map_err(|e| format!("{e}"))
+        self.program
+            .bind(ops)
+            .execute(&self.program.inputs, handles, |inputs, scalars| {
+                B::run_elementwise(&self.program, inputs, scalars, device)
             })
-            .collect::<Result<Vec<_>, _>>()?;
-        let outputs = B::run_elementwise(&self.program, inputs, &bound.scalars, device);
-        if outputs.len() != bound.outputs.len() {
-            return Err(format!(
-                "the element-wise kernel wrote {} tensors, the block has {}",
-                outputs.len(),
-                bound.outputs.len()
-            ));
-        }
-        for (tensor, out) in bound.outputs.iter().zip(outputs) {
-            debug_assert_eq!(out.shape(), self.program.shape);
-            handles.register(tensor, burn_ir::Handle::Float(out))?;
-        }
-        Ok(())
     }
 }

@@ -36,6 +36,9 @@
 //! - [`optimization`]: [`OptimizationBuilder`], [`Optimization`].
 //! - [`elementwise`]: the element-wise block builder every backend shares,
 //!   and the program a backend runs for it ([`ElementwiseBackend`]).
+//! - [`reduce`]: the row block builder (reductions and softmax along the
+//!   last dim with the element-wise work around them) and its program
+//!   ([`ReduceBackend`]).
 //! - `plan`: the search, the relative key, the plan cache.
 //! - [`client`]: [`FusionClient`], the queue and its flush, failures,
 //!   [`FusionStatistics`].
@@ -49,8 +52,10 @@ pub mod client;
 pub mod elementwise;
 pub mod optimization;
 mod plan;
+pub mod reduce;
 
 pub use backend::{Fusion, FusionBackend, FusionChannel};
 pub use client::{FusionClient, FusionStatistics, QUEUE_LIMIT, statistics};
 pub use elementwise::{ElementwiseBackend, ElementwiseBuilder, ElementwiseProgram};
 pub use optimization::{Optimization, OptimizationBuilder};
+pub use reduce::{ReduceBackend, ReduceBuilder, ReduceProgram};

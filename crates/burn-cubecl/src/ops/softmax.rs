@@ -9,6 +9,7 @@
 //! row length allows.
 
 use burn_backend::kernels::ShapeKernels;
+use burn_cubecl_fusion::reduce::{Combine, block_reduce};
 use burn_std::DType;
 use cubecl::prelude::*;
 
@@ -153,7 +154,7 @@ fn softmax_cached_kernel<F: Float, N: Size>(
     for k in 1..vs {
         mu = select(m[k] > mu, m[k], mu);
     }
-    let max = block_reduce(mu, tid, block, planes, true);
+    let max = block_reduce(mu, tid, block, planes, Combine::Max);
     let maxv = Vector::<f32, N>::new(max);
     let mut s = Vector::<f32, N>::new(0.0f32);
     #[unroll]
@@ -171,7 +172,7 @@ fn softmax_cached_kernel<F: Float, N: Size>(
     for k in 1..vs {
         su += s[k];
     }
-    let sum = block_reduce(su, tid, block, planes, false);
+    let sum = block_reduce(su, tid, block, planes, Combine::Sum);
     let out_base = row * row_vecs;
     // x − max first: folding ln(sum) into max would round it at max's scale.
     let log_sum = Vector::<f32, N>::new(f32::ln(sum));
@@ -186,64 +187,6 @@ fn softmax_cached_kernel<F: Float, N: Size>(
                 out[out_base + i] = Vector::cast_from(vals[j] * scale);
             }
         }
-    }
-}
-
-/// The maximum (`is_max`) or the sum of every unit's `v`, returned to every
-/// unit. With `planes` > 0 (the device has plane operations and at most
-/// that many planes fit in a cube) each plane reduces in registers and the
-/// plane results meet in shared memory, one barrier; otherwise a shared
-/// memory tree, one barrier a level.
-#[cube]
-fn block_reduce(
-    v: f32,
-    tid: usize,
-    #[comptime] block: usize,
-    #[comptime] planes: usize,
-    #[comptime] is_max: bool,
-) -> f32 {
-    if comptime![planes > 0] {
-        let w = if comptime![is_max] {
-            plane_max(v)
-        } else {
-            plane_sum(v)
-        };
-        let mut shared = SharedMemory::<f32>::new(planes);
-        let plane_dim = PLANE_DIM as usize;
-        if UNIT_POS_PLANE == 0 {
-            shared[tid / plane_dim] = w;
-        }
-        sync_cube();
-        let count = block / plane_dim;
-        let mut r = shared[0];
-        for p in 1..count {
-            let x = shared[p];
-            if comptime![is_max] {
-                r = select(x > r, x, r);
-            } else {
-                r += x;
-            }
-        }
-        r
-    } else {
-        let mut shared = SharedMemory::<f32>::new(block);
-        shared[tid] = v;
-        sync_cube();
-        let levels = comptime![block.trailing_zeros()];
-        #[unroll]
-        for level in 0..levels {
-            let stride = comptime![block >> (level + 1)];
-            if tid < stride {
-                let (a, b) = (shared[tid], shared[tid + stride]);
-                shared[tid] = if comptime![is_max] {
-                    select(b > a, b, a)
-                } else {
-                    a + b
-                };
-            }
-            sync_cube();
-        }
-        shared[0]
     }
 }
 
@@ -264,13 +207,13 @@ fn row_stats<N: Size>(
     for k in 1..vs {
         mu = select(m[k] > mu, m[k], mu);
     }
-    let max = block_reduce(mu, tid, block, planes, true);
+    let max = block_reduce(mu, tid, block, planes, Combine::Max);
     let mut su = 0.0f32;
     #[unroll]
     for k in 0..vs {
         su += s[k] * f32::exp(m[k] - max);
     }
-    let sum = Vector::<f32, N>::new(block_reduce(su, tid, block, planes, false));
+    let sum = Vector::<f32, N>::new(block_reduce(su, tid, block, planes, Combine::Sum));
     (Vector::<f32, N>::new(max), sum, Vector::ln(sum))
 }
 
@@ -314,7 +257,10 @@ pub fn softmax(tensor: CubeTensor, dim: usize, log: bool) -> CubeTensor {
 
 /// Shared-memory slots for the plane results of a `block`-unit cube, or 0
 /// where the device has no plane operations (the tree is used then).
-fn plane_slots<R: cubecl::Runtime>(c: &cubecl::prelude::ComputeClient<R>, block: usize) -> usize {
+pub(crate) fn plane_slots<R: cubecl::Runtime>(
+    c: &cubecl::prelude::ComputeClient<R>,
+    block: usize,
+) -> usize {
     let props = c.properties();
     if !props.features.plane.contains(cubecl::features::Plane::Ops) {
         return 0;

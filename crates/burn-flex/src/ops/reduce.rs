@@ -348,6 +348,17 @@ pub(crate) fn fold_slice<E: Num, O: Fold>(x: &[E]) -> E::A {
     fold_span::<E, O>(x, x.len())
 }
 
+/// Folds a contiguous run with `op`: the value `reduce_dim` gives for a
+/// row-major row of the same elements (what fused row blocks reduce).
+pub(crate) fn fold_row<E: Num>(op: ReduceOp, x: &[E]) -> E::A {
+    match op {
+        ReduceOp::Sum => fold_slice::<E, SumOp>(x),
+        ReduceOp::Prod => fold_slice::<E, ProdOp>(x),
+        ReduceOp::Max => fold_slice::<E, MaxOp>(x),
+        ReduceOp::Min => fold_slice::<E, MinOp>(x),
+    }
+}
+
 /// Folds the run `span[..len]` as [`fold_slice`] does, prefetching into the
 /// rest of `span` (what the caller reads next). Runs above [`JOIN_MIN`] are
 /// halved (at a block boundary) until the pieces are shorter; the pieces are

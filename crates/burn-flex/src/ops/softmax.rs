@@ -132,7 +132,7 @@ fn last_dim<E: FloatElem>(src: &[E], out: &mut [E], len: usize, log: bool, paral
 
 /// One row: `out = softmax(x)` or `log_softmax(x)`.
 #[inline(always)]
-fn row<C: Real>(x: &[C], out: &mut [C], log: bool) {
+pub(crate) fn row<C: Real>(x: &[C], out: &mut [C], log: bool) {
     let m = row_max(x);
     if log {
         let lse = row_sum_exp(x, m, None).ln();

@@ -49,11 +49,15 @@ impl LayerNormConfig {
 impl LayerNorm {
     /// Normalizes `[..., d_model]`.
     pub fn forward<const D: usize>(&self, input: Tensor<D>) -> Tensor<D> {
+        // The parameters are reshaped first, so the reshapes do not split
+        // the normalization's operations: under fusion they are one block.
+        let gamma = self.gamma.val().unsqueeze::<D>();
+        let beta = self.beta.as_ref().map(|beta| beta.val().unsqueeze::<D>());
         let (var, mean) = input.clone().var_mean_bias(D - 1);
         let normalized = (input - mean) / (var + self.epsilon).sqrt();
-        let scaled = normalized * self.gamma.val().unsqueeze::<D>();
-        match &self.beta {
-            Some(beta) => scaled + beta.val().unsqueeze::<D>(),
+        let scaled = normalized * gamma;
+        match beta {
+            Some(beta) => scaled + beta,
             None => scaled,
         }
     }
@@ -102,7 +106,9 @@ impl RmsNormConfig {
 impl RmsNorm {
     /// Normalizes `[..., d_model]`.
     pub fn forward<const D: usize>(&self, input: Tensor<D>) -> Tensor<D> {
+        // The reshape first, so it does not split the fused block.
+        let gamma = self.gamma.val().unsqueeze::<D>();
         let rms = (input.clone().square().mean_dim(D - 1) + self.epsilon).sqrt();
-        input / rms * self.gamma.val().unsqueeze::<D>()
+        input / rms * gamma
     }
 }

@@ -19,7 +19,8 @@ use burn_backend::TensorMetadata;
 use burn_backend::ops::vocabulary::{BinaryOp, FloatBinaryOp, FloatUnaryOp};
 use burn_fusion::elementwise::{Activation, Instruction, Register};
 use burn_fusion::{
-    ElementwiseBackend, ElementwiseBuilder, ElementwiseProgram, OptimizationBuilder,
+    ElementwiseBackend, ElementwiseBuilder, ElementwiseProgram, OptimizationBuilder, ReduceBackend,
+    ReduceBuilder, ReduceProgram,
 };
 use burn_std::{Scalar, Shape};
 use num_traits::Float;
@@ -36,9 +37,27 @@ use burn_std::BufferInit;
 /// Elements a register holds: 48 registers of f32 stay within 96 KiB.
 pub const LANE: usize = 512;
 
+mod rows;
+
 impl burn_fusion::FusionBackend for Flex {
     fn optimizations(_device: &FlexDevice) -> Vec<Box<dyn OptimizationBuilder<Self>>> {
-        vec![Box::new(ElementwiseBuilder::<Flex>::default())]
+        vec![
+            Box::new(ElementwiseBuilder::<Flex>::default()),
+            Box::new(ReduceBuilder::<Flex>::default()),
+        ]
+    }
+}
+
+impl ReduceBackend for Flex {
+    fn run_reduce(
+        program: &ReduceProgram,
+        inputs: Vec<FlexTensor>,
+        scalars: &[Scalar],
+        _device: &FlexDevice,
+    ) -> Vec<FlexTensor> {
+        with_float!("fused row block", program.dtype, |E| rows::run::<E>(
+            program, inputs, scalars
+        ))
     }
 }
 
@@ -256,96 +275,84 @@ impl<E: FloatElem> Context<'_, E> {
     /// `own` is output 0's chunk, which holds the in-place input's values
     /// until the chunk's results are stored.
     fn evaluate(&self, start: usize, lane: usize, own: Option<&[E]>, registers: &mut [E::C]) {
-        let c = |v: f64| scalar_to_float::<E>(Scalar::Float(v)).up();
         for instruction in &self.program.instructions {
-            let out = match *instruction {
-                Instruction::Load { input, out } => {
-                    let r = &mut registers[out * LANE..out * LANE + lane];
-                    match &self.readers[input] {
-                        Source::Tensor(reader) => reader.read(self.dims, start, r),
-                        Source::Output0 => {
-                            load::<E>(own.expect("an in-place input has an output chunk"), r);
-                        }
+            let out = instruction.out();
+            if let Instruction::Load { input, out } = *instruction {
+                let r = &mut registers[out * LANE..out * LANE + lane];
+                match &self.readers[input] {
+                    Source::Tensor(reader) => reader.read(self.dims, start, r),
+                    Source::Output0 => {
+                        load::<E>(own.expect("an in-place input has an output chunk"), r);
                     }
-                    continue;
                 }
-                Instruction::Unary { op, input, out } => {
-                    let (a, o) = one(registers, input, out, lane);
-                    unary::<E::C>(op, a, o);
-                    out
-                }
-                Instruction::Binary { op, lhs, rhs, out } => {
-                    let (a, b, o) = two(registers, lhs, rhs, out, lane);
-                    binary::<E::C>(op, a, b, o);
-                    out
-                }
-                Instruction::BinaryScalar {
-                    op,
-                    lhs,
-                    scalar,
-                    out,
-                } => {
-                    let s = self.scalars[scalar];
-                    let (a, o) = one(registers, lhs, out, lane);
-                    binary_scalar::<E::C>(op, a, s, o);
-                    out
-                }
-                Instruction::FloatBinary { op, lhs, rhs, out } => {
-                    let (a, b, o) = two(registers, lhs, rhs, out, lane);
-                    match op {
-                        FloatBinaryOp::Atan2 => zip(a, b, o, move |x, y| x.atan2_(y)),
-                    }
-                    out
-                }
-                Instruction::Clamp {
-                    input,
-                    min,
-                    max,
-                    out,
-                } => {
-                    // clamp_min, then clamp_max, as the contract's default.
-                    let low = min.map(|s| self.scalars[s]);
-                    let high = max.map(|s| self.scalars[s]);
-                    let (a, o) = one(registers, input, out, lane);
-                    map(a, o, move |x| {
-                        let x = low.map_or(x, |l| x.max_nan(l));
-                        high.map_or(x, |h| x.min_nan(h))
-                    });
-                    out
-                }
-                Instruction::Activation { op, input, out } => {
-                    let (a, o) = one(registers, input, out, lane);
-                    activation::<E>(op, a, o);
-                    out
-                }
-                Instruction::LeakyRelu { input, slope, out } => {
-                    let s = self.scalars[slope];
-                    let (a, o) = one(registers, input, out, lane);
-                    let zero = c(0.0);
-                    // mask_where(x < 0, x * slope, x).
-                    map(a, o, move |x| if x < zero { E::round(x * s) } else { x });
-                    out
-                }
-                Instruction::HardSigmoid {
-                    input,
-                    alpha,
-                    beta,
-                    out,
-                } => {
-                    let (al, be) = (self.scalars[alpha], self.scalars[beta]);
-                    let (a, o) = one(registers, input, out, lane);
-                    let (zero, one_) = (c(0.0), c(1.0));
-                    // clamp(x * alpha + beta, 0, 1), one rounding per kernel.
-                    map(a, o, move |x| {
-                        E::round(E::round(x * al) + be).max_nan(zero).min_nan(one_)
-                    });
-                    out
+                continue;
+            }
+            let mut operands = instruction.operands();
+            let a = operands.next().expect("a computing step has an operand");
+            let (x, y, o) = match operands.next() {
+                Some(b) => two(registers, a, b, out, lane),
+                None => {
+                    let (x, o) = one(registers, a, out, lane);
+                    (x, &[][..], o)
                 }
             };
-            // The unfused kernel would have stored this result.
-            E::round_slice(&mut registers[out * LANE..out * LANE + lane]);
+            apply::<E>(instruction, x, y, self.scalars, o);
         }
     }
+}
+
+/// Runs the computing `instruction` on its operands' values `a` (and `b`
+/// for a binary step) into `out`, all of one length.
+///
+/// Each instruction computes what the unfused kernel of its operation
+/// computes, in the same order, and rounds to the storage type as that
+/// kernel's output would be: fused results are the unfused bits.
+#[inline(always)]
+fn apply<E: FloatElem>(
+    instruction: &Instruction,
+    a: &[E::C],
+    b: &[E::C],
+    scalars: &[E::C],
+    out: &mut [E::C],
+) {
+    let c = |v: f64| scalar_to_float::<E>(Scalar::Float(v)).up();
+    match *instruction {
+        Instruction::Load { .. } => unreachable!("a load reads a tensor, not registers"),
+        Instruction::Unary { op, .. } => unary::<E::C>(op, a, out),
+        Instruction::Binary { op, .. } => binary::<E::C>(op, a, b, out),
+        Instruction::BinaryScalar { op, scalar, .. } => {
+            binary_scalar::<E::C>(op, a, scalars[scalar], out)
+        }
+        Instruction::FloatBinary { op, .. } => match op {
+            FloatBinaryOp::Atan2 => zip(a, b, out, move |x, y| x.atan2_(y)),
+        },
+        Instruction::Clamp { min, max, .. } => {
+            // clamp_min, then clamp_max, as the contract's default.
+            let low = min.map(|s| scalars[s]);
+            let high = max.map(|s| scalars[s]);
+            map(a, out, move |x| {
+                let x = low.map_or(x, |l| x.max_nan(l));
+                high.map_or(x, |h| x.min_nan(h))
+            });
+        }
+        Instruction::Activation { op, .. } => activation::<E>(op, a, out),
+        Instruction::LeakyRelu { slope, .. } => {
+            let s = scalars[slope];
+            let zero = c(0.0);
+            // mask_where(x < 0, x * slope, x).
+            map(a, out, move |x| if x < zero { E::round(x * s) } else { x });
+        }
+        Instruction::HardSigmoid { alpha, beta, .. } => {
+            let (al, be) = (scalars[alpha], scalars[beta]);
+            let (zero, one_) = (c(0.0), c(1.0));
+            // clamp(x * alpha + beta, 0, 1), one rounding per kernel.
+            map(a, out, move |x| {
+                E::round(E::round(x * al) + be).max_nan(zero).min_nan(one_)
+            });
+        }
+    }
+    // The unfused kernel would have stored this result.
+    E::round_slice(out);
 }
 
 /// Rounding a computed value to the storage type and back: the identity

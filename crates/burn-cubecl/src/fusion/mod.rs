@@ -1,6 +1,7 @@
 //! The CubeCL backend under the Fusion decorator (`fusion` feature):
 //! burn-fusion's element-wise programs become one kernel each
-//! ([`burn_cubecl_fusion::elementwise`]).
+//! ([`burn_cubecl_fusion::elementwise`]), and so do its row programs
+//! ([`burn_cubecl_fusion::reduce`], lowered in `rows`).
 //!
 //! A program is lowered to the kernel's primitive steps. Each composite
 //! the program names (an activation, a clamp) expands into the primitives
@@ -21,7 +22,8 @@ use burn_cubecl_fusion::elementwise::{self, Comparison, FusedBlock, FusedInput, 
 use burn_cubecl_fusion::math::{FloatOp, small_pow};
 use burn_fusion::elementwise::{Activation, Instruction};
 use burn_fusion::{
-    ElementwiseBackend, ElementwiseBuilder, ElementwiseProgram, OptimizationBuilder,
+    ElementwiseBackend, ElementwiseBuilder, ElementwiseProgram, OptimizationBuilder, ReduceBackend,
+    ReduceBuilder, ReduceProgram,
 };
 use burn_std::Scalar;
 use cubecl::prelude::InputScalar;
@@ -32,9 +34,14 @@ use crate::ops::binary::input_scalar;
 use crate::ops::{broadcast_to, elemwise_dims};
 use crate::{CubeBackend, CubeDevice, CubeTensor, dtype};
 
+mod rows;
+
 impl burn_fusion::FusionBackend for CubeBackend {
     fn optimizations(_device: &CubeDevice) -> Vec<Box<dyn OptimizationBuilder<Self>>> {
-        vec![Box::new(ElementwiseBuilder::<CubeBackend>::default())]
+        vec![
+            Box::new(ElementwiseBuilder::<CubeBackend>::default()),
+            Box::new(ReduceBuilder::<CubeBackend>::default()),
+        ]
     }
 
     /// cubecl orders work per thread (one stream each) and tracks buffers
@@ -65,21 +72,41 @@ impl ElementwiseBackend for CubeBackend {
     }
 }
 
+impl ReduceBackend for CubeBackend {
+    fn run_reduce(
+        program: &ReduceProgram,
+        inputs: Vec<CubeTensor>,
+        scalars: &[Scalar],
+        _device: &CubeDevice,
+    ) -> Vec<CubeTensor> {
+        rows::run(program, inputs, scalars)
+    }
+}
+
 const SQRT_2: f64 = core::f64::consts::SQRT_2;
 
 /// A program's steps as the kernel's primitives, with the scalar arguments
-/// they read.
-struct Lowering {
-    steps: Vec<FusedOp>,
+/// they read. `S` is the kernel's step type: [`FusedOp`] for element-wise
+/// blocks, [`RowOp`] (which wraps it) for row blocks.
+struct Lowering<S> {
+    steps: Vec<S>,
     /// The kernel's scalar arguments: the program's, then constants.
     scalars: Vec<Scalar>,
     /// The step holding each program register.
     registers: Vec<usize>,
 }
 
-impl Lowering {
+impl<S: From<FusedOp>> Lowering<S> {
+    fn new(registers: usize) -> Self {
+        Self {
+            steps: Vec::new(),
+            scalars: Vec::new(),
+            registers: vec![usize::MAX; registers],
+        }
+    }
+
     fn push(&mut self, op: FusedOp) -> usize {
-        self.steps.push(op);
+        self.steps.push(S::from(op));
         self.steps.len() - 1
     }
 
@@ -253,11 +280,7 @@ fn lower(
     program: &ElementwiseProgram,
     scalars: &[Scalar],
 ) -> (Vec<FusedOp>, Vec<Scalar>, Vec<usize>) {
-    let mut lowering = Lowering {
-        steps: Vec::new(),
-        scalars: Vec::new(),
-        registers: vec![usize::MAX; program.registers],
-    };
+    let mut lowering = Lowering::<FusedOp>::new(program.registers);
     for instruction in &program.instructions {
         let step = lowering.instruction(instruction, scalars);
         lowering.registers[instruction.out()] = step;
