@@ -114,8 +114,15 @@ impl<'a, E: FloatElem> Reader<'a, E> {
             return;
         }
         // The multi-index of `start`, then row runs along the last dim.
+        // On the stack up to rank 8: a read is per chunk (or row).
         let rank = dims.len();
-        let mut index = vec![0usize; rank];
+        let (mut stack, mut heap) = ([0usize; 8], Vec::new());
+        let index: &mut [usize] = if rank <= stack.len() {
+            &mut stack[..rank]
+        } else {
+            heap.resize(rank, 0);
+            &mut heap
+        };
         let mut rest = start;
         for d in (0..rank).rev() {
             index[d] = rest % dims[d];
@@ -132,8 +139,17 @@ impl<'a, E: FloatElem> Reader<'a, E> {
                     .sum::<isize>();
             let run = (dims[last] - index[last]).min(out.len() - written);
             let step = self.strides[last];
-            for (k, o) in out[written..written + run].iter_mut().enumerate() {
-                *o = self.data[(at + k as isize * step) as usize].up();
+            let dst = &mut out[written..written + run];
+            match step {
+                // A run along a contiguous last dim: one vectorized copy.
+                1 => load::<E>(&self.data[at as usize..at as usize + run], dst),
+                // Broadcast along the last dim: one value.
+                0 => dst.fill(self.data[at as usize].up()),
+                _ => {
+                    for (k, o) in dst.iter_mut().enumerate() {
+                        *o = self.data[(at + k as isize * step) as usize].up();
+                    }
+                }
             }
             written += run;
             // Carry into the outer dims.
