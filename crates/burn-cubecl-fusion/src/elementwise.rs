@@ -205,20 +205,10 @@ pub unsafe fn launch<R: Runtime>(
     units: usize,
     dtype: StorageType,
 ) {
-    let mut offsets = SequenceArg::new();
-    let mut tensors = SequenceArg::new();
-    for input in inputs {
-        offsets.push(input.offset);
-        tensors.push(input.tensor);
-    }
-    let mut outs = SequenceArg::new();
-    for output in outputs {
-        outs.push(output);
-    }
-    let mut args = SequenceArg::new();
-    for scalar in scalars {
-        args.push(scalar);
-    }
+    let offsets = inputs.iter().map(|input| input.offset).collect();
+    let tensors = inputs.into_iter().map(|input| input.tensor).collect();
+    let outs = outputs.into_iter().collect();
+    let args = scalars.into_iter().collect();
     // SAFETY: the caller's contract.
     unsafe {
         fused_elementwise::launch_unchecked::<R>(

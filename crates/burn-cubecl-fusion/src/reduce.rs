@@ -20,7 +20,7 @@ use alloc::vec::Vec;
 
 use cubecl::prelude::*;
 
-use crate::elementwise::{Comparison, FusedOp};
+use crate::elementwise::{Comparison, FusedInput, FusedOp};
 use crate::math::{float_binary, float_powi, float_unary};
 
 /// How a cube combines its units' values.
@@ -383,21 +383,13 @@ pub fn fused_rows<F: Float, N: Size>(
     }
 }
 
-/// One input of a launch: the tensor and its offset, in vectors of the
-/// launch for a full input, in elements for a row input.
-pub struct RowInput<R: Runtime> {
-    /// The tensor (its strides broadcast to the full shape).
-    pub tensor: TensorArg<R>,
-    /// Where its first element is, in vectors of the launch.
-    pub offset: usize,
-}
-
 /// Launches the kernel of `block` over `rows` rows of `row_vecs` vectors
 /// of `vector` values of storage type `dtype`.
 ///
 /// # Safety
 ///
-/// Every full output is contiguous with `rows * row_vecs * vector`
+/// Full inputs' offsets are in vectors of the launch, row inputs' in
+/// elements. Every full output is contiguous with `rows * row_vecs * vector`
 /// elements, every row output contiguous with `rows`; every full input
 /// marked linear holds the full shape contiguously from its offset, every
 /// strided one (and every row input) is readable at each coordinate of
@@ -410,8 +402,8 @@ pub unsafe fn launch<R: Runtime>(
     cube_count: CubeCount,
     vector: usize,
     block: RowBlock,
-    inputs: Vec<RowInput<R>>,
-    row_inputs: Vec<RowInput<R>>,
+    inputs: Vec<FusedInput<R>>,
+    row_inputs: Vec<FusedInput<R>>,
     outputs: Vec<TensorArg<R>>,
     row_outputs: Vec<TensorArg<R>>,
     scalars: Vec<InputScalar>,
@@ -419,30 +411,10 @@ pub unsafe fn launch<R: Runtime>(
     row_vecs: usize,
     dtype: StorageType,
 ) {
-    let mut offsets = SequenceArg::new();
-    let mut tensors = SequenceArg::new();
-    for input in inputs {
-        offsets.push(input.offset);
-        tensors.push(input.tensor);
-    }
-    let mut row_offsets = SequenceArg::new();
-    let mut row_tensors = SequenceArg::new();
-    for input in row_inputs {
-        row_offsets.push(input.offset);
-        row_tensors.push(input.tensor);
-    }
-    let mut outs = SequenceArg::new();
-    for output in outputs {
-        outs.push(output);
-    }
-    let mut row_outs = SequenceArg::new();
-    for output in row_outputs {
-        row_outs.push(output);
-    }
-    let mut args = SequenceArg::new();
-    for scalar in scalars {
-        args.push(scalar);
-    }
+    let offsets = inputs.iter().map(|input| input.offset).collect();
+    let row_offsets = row_inputs.iter().map(|input| input.offset).collect();
+    let tensors = inputs.into_iter().map(|input| input.tensor).collect();
+    let row_tensors = row_inputs.into_iter().map(|input| input.tensor).collect();
     let cube_dim = CubeDim::new_1d(block.block as u32);
     // SAFETY: the caller's contract.
     unsafe {
@@ -453,11 +425,11 @@ pub unsafe fn launch<R: Runtime>(
             vector,
             tensors,
             row_tensors,
-            outs,
-            row_outs,
+            outputs.into_iter().collect(),
+            row_outputs.into_iter().collect(),
             offsets,
             row_offsets,
-            args,
+            scalars.into_iter().collect(),
             rows,
             row_vecs,
             block,

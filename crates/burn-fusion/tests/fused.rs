@@ -4,40 +4,11 @@
 
 use burn_backend::{Backend, FloatTensor, FloatTensorOps, Scalar, TensorData, TensorMetadata};
 use burn_flex::{Flex, FlexDevice};
-use burn_fusion::{Fusion, FusionStatistics, statistics};
-use burn_std::{DType, Shape, Tolerance};
+use burn_std::{DType, Tolerance};
 
-type F = Fusion<Flex>;
+mod common;
 
-static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn serial() -> std::sync::MutexGuard<'static, ()> {
-    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-fn stats() -> FusionStatistics {
-    statistics::<Flex>(&FlexDevice)
-}
-
-fn tensor<B: Backend<Device = FlexDevice>>(
-    values: &[f32],
-    shape: &[usize],
-    dtype: DType,
-) -> FloatTensor<B> {
-    let data = TensorData::new(values.to_vec(), Shape::from(shape.to_vec())).convert_dtype(dtype);
-    B::float_from_data(data, &FlexDevice)
-}
-
-fn read<B: Backend>(t: FloatTensor<B>) -> TensorData {
-    B::float_into_data(t).unwrap()
-}
-
-fn values(n: usize, seed: u32) -> Vec<f32> {
-    (0..n)
-        .map(|i| ((i as u32).wrapping_mul(2654435761) ^ seed) % 1000)
-        .map(|v| v as f32 / 250.0 - 2.0)
-        .collect()
-}
+use common::{F, Rng, read, serial, stats, tensor, values};
 
 /// `((x * 2 + 1).exp().tanh() * 0.5)`.
 fn chain<B: Backend>(x: FloatTensor<B>) -> FloatTensor<B> {
@@ -151,20 +122,6 @@ fn a_consumed_input_is_freed() {
 }
 
 // ------------------------------------------------------- random programs
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// A seeded program of element-wise ops over a pool of tensors of shapes
 /// that broadcast together, some results read later by several ops; it

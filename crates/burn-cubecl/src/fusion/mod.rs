@@ -326,18 +326,9 @@ fn run(
         .collect();
     let dtype = program.dtype;
     let ty = dtype::storage(dtype);
-    let args: Vec<InputScalar> = kernel_scalars
-        .into_iter()
-        .map(|s| input_scalar(s, dtype))
-        .collect();
+    let args = kernel_args(kernel_scalars, dtype);
     with_runtime!(&first.client, R, c => {
-        let vector = if strided.iter().any(|&s| s) {
-            1
-        } else {
-            c.io_optimized_vector_sizes(dtype.size())
-                .find(|&v| n.is_multiple_of(v) && inputs.iter().all(|t| t.offset.is_multiple_of(v)))
-                .unwrap_or(1)
-        };
+        let vector = vector_size(c, dtype, n, &strided, &inputs);
         let units = n / vector;
         let (count, dim) = elemwise_dims(c, units);
         let block = FusedBlock {
@@ -365,4 +356,31 @@ fn run(
         }
     });
     outputs
+}
+
+/// The kernel's scalar arguments, in the block's dtype.
+fn kernel_args(scalars: Vec<Scalar>, dtype: burn_std::DType) -> Vec<InputScalar> {
+    scalars
+        .into_iter()
+        .map(|s| input_scalar(s, dtype))
+        .collect()
+}
+
+/// The widest vector a fused kernel reads runs of `len` elements with: 1
+/// when any input is strided, else the widest the device prefers that
+/// divides `len` and every input's offset.
+fn vector_size<R: cubecl::Runtime>(
+    client: &cubecl::prelude::ComputeClient<R>,
+    dtype: burn_std::DType,
+    len: usize,
+    strided: &[bool],
+    inputs: &[CubeTensor],
+) -> usize {
+    if strided.iter().any(|&s| s) {
+        return 1;
+    }
+    client
+        .io_optimized_vector_sizes(dtype.size())
+        .find(|&v| len.is_multiple_of(v) && inputs.iter().all(|t| t.offset.is_multiple_of(v)))
+        .unwrap_or(1)
 }

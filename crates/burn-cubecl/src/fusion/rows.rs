@@ -11,16 +11,14 @@
 use alloc::vec::Vec;
 
 use burn_backend::ops::vocabulary::{BinaryOp, FloatUnaryOp};
-use burn_cubecl_fusion::elementwise::FusedOp;
-use burn_cubecl_fusion::reduce::{self, Combine, RowBlock, RowInput, RowOp};
+use burn_cubecl_fusion::elementwise::{FusedInput, FusedOp};
+use burn_cubecl_fusion::reduce::{self, Combine, RowBlock, RowOp};
 use burn_fusion::elementwise::Instruction;
 use burn_fusion::reduce::{Extent, ReduceInstruction, ReduceProgram, RowReduce};
 use burn_std::Scalar;
-use cubecl::prelude::InputScalar;
 
-use super::Lowering;
+use super::{Lowering, kernel_args, vector_size};
 use crate::client::with_runtime;
-use crate::ops::binary::input_scalar;
 use crate::ops::broadcast_to;
 use crate::ops::reduce::{line_cubes, max_block};
 use crate::ops::softmax::plane_slots;
@@ -176,19 +174,9 @@ pub(super) fn run(
     }
     let dtype = program.dtype;
     let ty = dtype::storage(dtype);
-    let args: Vec<InputScalar> = lowered
-        .scalars
-        .into_iter()
-        .map(|s| input_scalar(s, dtype))
-        .collect();
+    let args = kernel_args(lowered.scalars, dtype);
     with_runtime!(&first.client, R, c => {
-        let vector = if strided.iter().any(|&s| s) {
-            1
-        } else {
-            c.io_optimized_vector_sizes(dtype.size())
-                .find(|&v| row_len.is_multiple_of(v) && full.iter().all(|t| t.offset.is_multiple_of(v)))
-                .unwrap_or(1)
-        };
+        let vector = vector_size(c, dtype, row_len, &strided, &full);
         let row_vecs = row_len / vector;
         let units = row_vecs
             .div_ceil(VECTORS_PER_UNIT)
@@ -207,14 +195,14 @@ pub(super) fn run(
         };
         let launch_inputs = full
             .iter()
-            .map(|t| RowInput {
+            .map(|t| FusedInput {
                 tensor: t.arg::<R>(),
                 offset: t.offset / vector,
             })
             .collect();
         let row_args = row
             .iter()
-            .map(|t| RowInput {
+            .map(|t| FusedInput {
                 tensor: t.arg::<R>(),
                 offset: t.offset,
             })
