@@ -350,6 +350,7 @@ pub(crate) fn fold_slice<E: Num, O: Fold>(x: &[E]) -> E::A {
 
 /// Folds a contiguous run with `op`: the value `reduce_dim` gives for a
 /// row-major row of the same elements (what fused row blocks reduce).
+#[cfg(feature = "fusion")]
 pub(crate) fn fold_row<E: Num>(op: ReduceOp, x: &[E]) -> E::A {
     match op {
         ReduceOp::Sum => fold_slice::<E, SumOp>(x),
