@@ -72,14 +72,25 @@ pub enum RowOp {
     },
 }
 
+/// How a full input is read at vector `i` of row `row`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Read {
+    /// Contiguous in the full shape: at `offset + row · row_vecs + i`.
+    Linear,
+    /// One row broadcast over every row (a `[1, …, 1, n]` operand, as a
+    /// layer norm's weight or an attention mask): at `offset + i`.
+    SameRow,
+    /// Through its strides (no vectors).
+    Strided,
+}
+
 /// The compile-time configuration of one fused row kernel.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct RowBlock {
     /// The steps, in order.
     pub steps: Vec<RowOp>,
-    /// Per full input: read through its strides (`true`), or at `offset +
-    /// position` (contiguous in the full shape).
-    pub strided: Vec<bool>,
+    /// How each full input is read.
+    pub reads: Vec<Read>,
     /// The values written to full outputs, in order.
     pub outputs: Vec<usize>,
     /// The values written to row outputs (lane 0), in order.
@@ -225,10 +236,13 @@ fn step_value<F: Float, N: Size>(
             FusedOp::Load { input } => {
                 let tensor = inputs.index(input);
                 let offset = *offsets.index(input);
-                let mut at = offset + row * row_vecs + i;
-                if comptime![block.strided[input]] {
-                    at = offset + own_offset::<F, N>(tensor, row * row_vecs + i, block.rank);
-                }
+                let at = match comptime![block.reads[input]] {
+                    Read::Linear => offset + row * row_vecs + i,
+                    Read::SameRow => offset + i,
+                    Read::Strided => {
+                        offset + own_offset::<F, N>(tensor, row * row_vecs + i, block.rank)
+                    }
+                };
                 tensor[at]
             }
             FusedOp::Scalar { scalar } => Vector::<F, N>::new(scalars.index(scalar).get::<F>()),

@@ -12,7 +12,7 @@ use alloc::vec::Vec;
 
 use burn_backend::ops::vocabulary::{BinaryOp, FloatUnaryOp};
 use burn_cubecl_fusion::elementwise::{FusedInput, FusedOp};
-use burn_cubecl_fusion::reduce::{self, Combine, RowBlock, RowOp};
+use burn_cubecl_fusion::reduce::{self, Combine, Read, RowBlock, RowOp};
 use burn_fusion::elementwise::Instruction;
 use burn_fusion::reduce::{Extent, ReduceInstruction, ReduceProgram, RowReduce};
 use burn_std::Scalar;
@@ -107,6 +107,21 @@ impl Lowering<RowOp> {
     }
 }
 
+/// How the kernel reads `t`, broadcast to the full shape: linearly when it
+/// is contiguous in it, at the position in the row when it is one
+/// contiguous row repeated (stride 1 along the row, 0 elsewhere), else
+/// through its strides.
+fn read_of(t: &CubeTensor, full: &burn_std::Shape) -> Read {
+    let rank = full.num_dims();
+    if t.shape == *full && t.is_contiguous() {
+        Read::Linear
+    } else if t.strides[rank - 1] == 1 && t.strides[..rank - 1].iter().all(|&s| s == 0) {
+        Read::SameRow
+    } else {
+        Read::Strided
+    }
+}
+
 /// Runs `program` as one kernel.
 pub(super) fn run(
     program: &ReduceProgram,
@@ -153,10 +168,8 @@ pub(super) fn run(
         }
     }
     let lowered = lower(program, scalars, &full_index, &row_index);
-    let strided: Vec<bool> = full
-        .iter()
-        .map(|t| !(t.shape == *full_shape && t.is_contiguous()))
-        .collect();
+    let reads: Vec<Read> = full.iter().map(|t| read_of(t, full_shape)).collect();
+    let strided: Vec<bool> = reads.iter().map(|r| *r == Read::Strided).collect();
     let (mut written, mut written_rows) = (Vec::new(), Vec::new());
     let (mut full_outputs, mut row_outputs) = (Vec::new(), Vec::new());
     for (output, tensor) in program.outputs.iter().zip(&outputs) {
@@ -185,7 +198,7 @@ pub(super) fn run(
             .min(max_block(c));
         let block = RowBlock {
             steps: lowered.steps,
-            strided,
+            reads,
             outputs: written,
             row_outputs: written_rows,
             rank: full_shape.num_dims(),
