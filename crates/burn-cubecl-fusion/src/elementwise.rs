@@ -115,6 +115,43 @@ fn load<F: Float, N: Size>(
     tensor[at]
 }
 
+/// The value of a computing step (every step but a load, which each kernel
+/// addresses its own way) from the earlier `values` and the `scalars`.
+#[cube]
+pub fn fused_value<F: Float, N: Size>(
+    values: &Sequence<Vector<F, N>>,
+    scalars: &Sequence<InputScalar>,
+    #[comptime] step: FusedOp,
+) -> Vector<F, N> {
+    match step {
+        FusedOp::Load { .. } => {
+            comptime![unreachable!(
+                "fused_value: a load is read by its kernel, not computed"
+            )]
+        }
+        FusedOp::Scalar { scalar } => Vector::<F, N>::new(scalars.index(scalar).get::<F>()),
+        FusedOp::Unary { op, input } => float_unary::<F, N>(*values.index(input), op),
+        FusedOp::Binary { op, lhs, rhs } => {
+            float_binary::<F, N>(*values.index(lhs), *values.index(rhs), op)
+        }
+        FusedOp::PowI { input, exponent } => float_powi::<F, N>(*values.index(input), exponent),
+        FusedOp::Select {
+            input,
+            cmp,
+            bound,
+            then,
+        } => {
+            let x = *values.index(input);
+            let b = *values.index(bound);
+            let when = match cmp {
+                Comparison::Lower => x.less_than(b),
+                Comparison::LowerEqual => x.less_equal(b),
+            };
+            select_many(when, *values.index(then), x)
+        }
+    }
+}
+
 /// The kernel of `block` over `len` positions (vectors of `N` values).
 #[cube(launch_unchecked)]
 pub fn fused_elementwise<F: Float, N: Size>(
@@ -144,26 +181,7 @@ pub fn fused_elementwise<F: Float, N: Size>(
                 comptime![block.strided[input]],
                 comptime![block.rank],
             ),
-            FusedOp::Scalar { scalar } => Vector::<F, N>::new(scalars.index(scalar).get::<F>()),
-            FusedOp::Unary { op, input } => float_unary::<F, N>(*values.index(input), op),
-            FusedOp::Binary { op, lhs, rhs } => {
-                float_binary::<F, N>(*values.index(lhs), *values.index(rhs), op)
-            }
-            FusedOp::PowI { input, exponent } => float_powi::<F, N>(*values.index(input), exponent),
-            FusedOp::Select {
-                input,
-                cmp,
-                bound,
-                then,
-            } => {
-                let x = *values.index(input);
-                let b = *values.index(bound);
-                let when = match cmp {
-                    Comparison::Lower => x.less_than(b),
-                    Comparison::LowerEqual => x.less_equal(b),
-                };
-                select_many(when, *values.index(then), x)
-            }
+            other => fused_value::<F, N>(&values, &scalars, other),
         };
         values.push(value);
     }

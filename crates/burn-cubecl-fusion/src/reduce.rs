@@ -20,8 +20,7 @@ use alloc::vec::Vec;
 
 use cubecl::prelude::*;
 
-use crate::elementwise::{Comparison, FusedInput, FusedOp};
-use crate::math::{float_binary, float_powi, float_unary};
+use crate::elementwise::{FusedInput, FusedOp, fused_value};
 
 /// How a cube combines its units' values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -245,26 +244,7 @@ fn step_value<F: Float, N: Size>(
                 };
                 tensor[at]
             }
-            FusedOp::Scalar { scalar } => Vector::<F, N>::new(scalars.index(scalar).get::<F>()),
-            FusedOp::Unary { op, input } => float_unary::<F, N>(*values.index(input), op),
-            FusedOp::Binary { op, lhs, rhs } => {
-                float_binary::<F, N>(*values.index(lhs), *values.index(rhs), op)
-            }
-            FusedOp::PowI { input, exponent } => float_powi::<F, N>(*values.index(input), exponent),
-            FusedOp::Select {
-                input,
-                cmp,
-                bound,
-                then,
-            } => {
-                let x = *values.index(input);
-                let b = *values.index(bound);
-                let when = match cmp {
-                    Comparison::Lower => x.less_than(b),
-                    Comparison::LowerEqual => x.less_equal(b),
-                };
-                select_many(when, *values.index(then), x)
-            }
+            other => fused_value::<F, N>(values, scalars, other),
         },
         RowOp::LoadRow { input } => {
             let tensor = row_inputs.index(input);
