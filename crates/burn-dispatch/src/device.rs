@@ -104,6 +104,20 @@ impl DispatchDevice {
         false
     }
 
+    /// Whether a tensor here lives in this process's memory as one buffer
+    /// that reading its data (`into_data`) hands over without a copy when
+    /// nothing else shares it, and that data made into a tensor here is
+    /// taken as it is: Flex. Not a GPU (a read is a transfer), nor the
+    /// router, remote and capture devices.
+    pub fn hands_over_buffers(&self) -> bool {
+        match self.plain() {
+            #[cfg(feature = "flex")]
+            Self::Flex(_) => true,
+            #[allow(unreachable_patterns)]
+            _ => false,
+        }
+    }
+
     /// The catalog name of the backend holding this device, e.g. `"Flex"`.
     pub fn backend_name(&self) -> &'static str {
         burn_backend_extension::backend_name!(self.plain())

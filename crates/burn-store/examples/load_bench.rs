@@ -4,7 +4,8 @@
 //!
 //! ```text
 //! cargo run --release -p burn-store --example load_bench -- \
-//!     --python ~/torch/bin/python --dir /tmp/load-bench --size-mb 500 --runs 5
+//!     --python ~/torch/bin/python --dir /tmp/load-bench --size-mb 500 --runs 5 \
+//!     [--into both|built|lazy]
 //! ```
 //!
 //! The files (a stack of `nn.Linear(4096, 4096)`, `size-mb` in f32) are
@@ -12,13 +13,16 @@
 //! SafeTensors) and by this program (burnpack). PyTorch's loads and ours
 //! alternate, one of each per round, so a shared machine's slow minutes
 //! fall on both sides; "round ratio" is the median of each round's ratio
-//! to that round's PyTorch load. Each timing starts from a
-//! freshly built module, whose parameters are lazy, and ends when every
-//! parameter holds its data; the PyTorch module is built before its timing
-//! starts. Peak memory: the kernel's high-water mark is reset before each
-//! load (`/proc/self/clear_refs`), and the figure is that mark minus the
-//! resident memory before the load, minus the module's own bytes on the
-//! Burn side (PyTorch's module is resident before its load). Linux only.
+//! to that round's PyTorch load. Each store loads twice a round: into a
+//! module built once before any timing, every parameter initialised and
+//! resident, as PyTorch's is (the load overwrites the parameters in
+//! place), and into a freshly built module, whose parameters are lazy (the
+//! load allocates them, and the kernel clears those fresh pages inside the
+//! timing). Each timing ends when every parameter holds its data. Peak
+//! memory: the kernel's high-water mark is reset before each load
+//! (`/proc/self/clear_refs`), and the figure is that mark minus the
+//! resident memory before the load, minus the module's own bytes for a
+//! lazy module. Linux only.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -69,6 +73,8 @@ struct Args {
     python: String,
     size_mb: f64,
     runs: usize,
+    /// Which Burn modules to load into: `both`, `built` or `lazy`.
+    into: String,
 }
 
 fn args() -> Args {
@@ -77,6 +83,7 @@ fn args() -> Args {
         python: "python3".into(),
         size_mb: 500.0,
         runs: 5,
+        into: "both".into(),
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -86,6 +93,13 @@ fn args() -> Args {
             "--python" => args.python = value,
             "--size-mb" => args.size_mb = value.parse().expect("--size-mb"),
             "--runs" => args.runs = value.parse().expect("--runs"),
+            "--into" => {
+                assert!(
+                    ["both", "built", "lazy"].contains(&value.as_str()),
+                    "--into takes both, built or lazy"
+                );
+                args.into = value;
+            }
             other => panic!("unknown flag {other}"),
         }
     }
@@ -117,9 +131,9 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// A load of the state dict into a module.
 type Load<'a> = dyn Fn(&mut Mlp) + 'a;
 
-/// One load into a fresh module: (seconds, peak beyond the module, in
-/// bytes).
-fn once(layers: usize, device: &Device, load: &Load<'_>) -> (f64, i64) {
+/// One load into a fresh module, whose parameters are lazy (the load
+/// allocates them): (seconds, peak beyond the module, in bytes).
+fn into_fresh(layers: usize, device: &Device, load: &Load<'_>) -> (f64, i64) {
     let mut model = Mlp::new(layers, device);
     reset_peak();
     let before = status("VmRSS");
@@ -128,6 +142,18 @@ fn once(layers: usize, device: &Device, load: &Load<'_>) -> (f64, i64) {
     let elapsed = start.elapsed().as_secs_f64();
     let peak = status("VmHWM") as i64 - before as i64 - Mlp::bytes(layers) as i64;
     drop(model);
+    (elapsed, peak)
+}
+
+/// One load into `model`, built and resident before the timing, as
+/// PyTorch's module is: (seconds, peak beyond the module, in bytes).
+fn into_built(model: &mut Mlp, load: &Load<'_>) -> (f64, i64) {
+    reset_peak();
+    let before = status("VmRSS");
+    let start = Instant::now();
+    load(model);
+    let elapsed = start.elapsed().as_secs_f64();
+    let peak = status("VmHWM") as i64 - before as i64;
     (elapsed, peak)
 }
 
@@ -258,22 +284,43 @@ fn main() {
         ),
     ];
 
-    // Rounds: PyTorch once, then each store once, `runs` times over.
+    // One module built before any timing, every parameter initialised
+    // (resident), which the "built" loads overwrite in place.
+    let build = Instant::now();
+    let mut built = Mlp::new(layers, &device);
+    for layer in &built.layers {
+        let _ = layer.weight.val();
+        let _ = layer.bias.as_ref().map(|b| b.val());
+    }
+    let burn_build_s = build.elapsed().as_secs_f64();
+
+    // Rounds: PyTorch once, then each store into a fresh module and into
+    // the built one, `runs` times over.
     let mut torch = Torch::start(&args);
     let mut torch_times = Vec::new();
     let mut torch_extra = 0i64;
-    let mut times = vec![Vec::new(); loads.len()];
-    let mut ratios = vec![Vec::new(); loads.len()];
-    let mut extra = vec![0i64; loads.len()];
+    let rows = 2 * loads.len();
+    let mut times = vec![Vec::new(); rows];
+    let mut ratios = vec![Vec::new(); rows];
+    let mut extra = vec![0i64; rows];
     for _ in 0..args.runs {
         let (t, e) = torch.once();
         torch_times.push(t);
         torch_extra = torch_extra.max(e);
         for (i, (_, load)) in loads.iter().enumerate() {
-            let (s, e) = once(layers, &device, load.as_ref());
-            times[i].push(s);
-            ratios[i].push(s / t);
-            extra[i] = extra[i].max(e);
+            if args.into != "lazy" {
+                let (s, e) = into_built(&mut built, load.as_ref());
+                times[2 * i].push(s);
+                ratios[2 * i].push(s / t);
+                extra[2 * i] = extra[2 * i].max(e);
+            }
+            if args.into != "built" {
+                let (s, e) = into_fresh(layers, &device, load.as_ref());
+                let row = 2 * i + 1;
+                times[row].push(s);
+                ratios[row].push(s / t);
+                extra[row] = extra[row].max(e);
+            }
         }
     }
     let torch_build_s = torch.build_s;
@@ -287,12 +334,12 @@ fn main() {
         args.runs
     );
     println!(
-        "{:<44} {:>9} {:>10} {:>14} {:>16}",
+        "{:<56} {:>9} {:>10} {:>14} {:>16}",
         "load", "median", "vs torch", "round ratio", "peak beyond module"
     );
     let torch_s = median(torch_times);
     println!(
-        "{:<44} {:>7.3} s {:>10} {:>14} {:>13.0} MB",
+        "{:<56} {:>7.3} s {:>10} {:>14} {:>13.0} MB",
         "torch.load(mmap=True) + load_state_dict",
         torch_s,
         "1.00",
@@ -300,16 +347,22 @@ fn main() {
         mb(torch_extra)
     );
     for (i, (name, _)) in loads.iter().enumerate() {
-        let s = median(times[i].clone());
-        println!(
-            "{name:<44} {s:>7.3} s {:>10.2} {:>14.2} {:>13.0} MB",
-            s / torch_s,
-            median(ratios[i].clone()),
-            mb(extra[i])
-        );
+        for (row, into) in [(2 * i, "built module"), (2 * i + 1, "lazy module")] {
+            if times[row].is_empty() {
+                continue;
+            }
+            let s = median(times[row].clone());
+            println!(
+                "{:<56} {s:>7.3} s {:>10.2} {:>14.2} {:>13.0} MB",
+                format!("{name}, {into}"),
+                s / torch_s,
+                median(ratios[row].clone()),
+                mb(extra[row])
+            );
+        }
     }
     println!(
-        "(outside the timings: PyTorch built its module in {torch_build_s:.2} s, once; Burn's {} fresh modules are lazy, nothing allocated until the load)",
+        "(outside the timings: PyTorch built its module in {torch_build_s:.2} s and Burn its built one in {burn_build_s:.2} s, once each; Burn's {} lazy modules are fresh, nothing allocated until the load)",
         args.runs * loads.len()
     );
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use burn_core::module::Module;
 
-use crate::traverse::{Applier, Collector};
+use crate::traverse::{Applier, Collector, Stash};
 use crate::{ApplyResult, ModuleAdapter, PathFilter, StoreTensor};
 
 /// A module's tensors as a snapshot: collected lazily, applied by path.
@@ -66,8 +66,13 @@ pub trait ModuleSnapshot: Module {
     /// The module is rebuilt from a clone (parameter clones are handles):
     /// a module whose parameters are still lazy, as a freshly built one's
     /// are, is never initialized, so loading holds the new parameters and
-    /// one tensor being read; an initialized module's old parameters are
-    /// released when the load completes.
+    /// one tensor being read. A resident parameter on a device whose
+    /// tensors are buffers of this process (Flex) is overwritten in place,
+    /// as PyTorch's `load_state_dict` copies into its parameters: no fresh
+    /// allocation (whose pages the kernel would clear first) and no second
+    /// copy held, unless a clone of its tensor is alive elsewhere, which
+    /// then keeps its values. On a GPU, an initialized module's old
+    /// parameters are released when the load completes.
     fn apply<T: Into<StoreTensor>>(
         &mut self,
         tensors: impl IntoIterator<Item = T>,
@@ -79,6 +84,13 @@ pub trait ModuleSnapshot: Module {
         Self: Sized,
     {
         let mut applier = Applier::new(tensors, filter, adapter, skip_enum_variants);
+        let mut stash = Stash::new(skip_enum_variants);
+        let hollow = self.clone().map(&mut stash);
+        if !stash.is_empty() {
+            // The old module's handles go; the stash holds the only ones.
+            *self = hollow;
+            applier = applier.with_stash(stash);
+        }
         let module = self.clone();
         *self = module.map(&mut applier);
         applier.into_result()

@@ -352,6 +352,29 @@ impl StoreTensor {
         self.to_data()
     }
 
+    /// Reads the data over `target`'s bytes, when the tensor is a view of a
+    /// buffer ([`is_view`](Self::is_view)) and `target` holds the same
+    /// dtype and shape: the copy lands in memory the caller already holds
+    /// (a parameter's own buffer, its pages resident) instead of a fresh
+    /// allocation. Returns whether it did; `false` leaves `target` as it was
+    /// ([`to_data`](Self::to_data) reads such a tensor).
+    ///
+    /// On an error, `target` holds part of the data.
+    pub fn read_over(&self, target: &mut TensorData) -> Result<bool, StoreError> {
+        let Data::View(view) = &self.data else {
+            return Ok(false);
+        };
+        let len = self.num_elements() * self.dtype.size();
+        if target.dtype != self.dtype
+            || target.shape.dims != self.shape.as_slice()
+            || target.bytes.len() != len
+        {
+            return Ok(false);
+        }
+        view.read_into(&self.shape, self.dtype, &mut target.bytes[..])?;
+        Ok(true)
+    }
+
     /// The 2-D tensor transposed. Free for a view (the strides swap); a lazy
     /// tensor transposes when read.
     ///
@@ -514,7 +537,7 @@ impl From<burn_pack::Tensor> for StoreTensor {
 }
 
 impl View {
-    /// Copies the elements out, row-major.
+    /// Copies the elements out, row-major, into a fresh buffer.
     fn read(&self, shape: &[usize], dtype: DType) -> Result<TensorData, StoreError> {
         let elem = dtype.size();
         let count: usize = shape.iter().product();
@@ -527,7 +550,42 @@ impl View {
             copy::strided(&src, self.offset, shape, &self.strides, elem)
         };
         let mut bytes = copied.map_err(|e| StoreError::io("read", self.buffer.origin(), e))?;
-        if count > 0 {
+        self.finish(shape, dtype, &mut bytes);
+        Ok(TensorData::from_bytes(bytes, shape.to_vec(), dtype)
+            .expect("the buffer was sized from the shape and dtype"))
+    }
+
+    /// Copies the elements out, row-major, over `out` (which holds exactly
+    /// `shape` of `dtype`). On an error `out` holds part of the data.
+    fn read_into(&self, shape: &[usize], dtype: DType, out: &mut [u8]) -> Result<(), StoreError> {
+        let elem = dtype.size();
+        let count: usize = shape.iter().product();
+        debug_assert_eq!(out.len(), count * elem);
+        let src = self.buffer.source();
+        let copied = if count == 0 {
+            Ok(())
+        } else if is_contiguous(shape, &self.strides) {
+            copy::contiguous_into(&src, self.offset, copy::as_uninit(out))
+        } else {
+            copy::strided_into(
+                &src,
+                self.offset,
+                shape,
+                &self.strides,
+                elem,
+                copy::as_uninit(out),
+            )
+        };
+        copied.map_err(|e| StoreError::io("read", self.buffer.origin(), e))?;
+        self.finish(shape, dtype, out);
+        Ok(())
+    }
+
+    /// After a copy of the view into `bytes`: the span read is released
+    /// (see [`Buffer::release`]), and bools normalized.
+    fn finish(&self, shape: &[usize], dtype: DType, bytes: &mut [u8]) {
+        let elem = dtype.size();
+        if !shape.contains(&0) {
             // The whole span the view touched (for a strided view, a range
             // that covers it).
             let end = view_end(self.offset, shape, &self.strides, elem).unwrap_or(0) as usize;
@@ -539,8 +597,6 @@ impl View {
                 *b = u8::from(*b != 0);
             }
         }
-        Ok(TensorData::from_bytes(bytes, shape.to_vec(), dtype)
-            .expect("the buffer was sized from the shape and dtype"))
     }
 }
 

@@ -6,11 +6,12 @@
 //! `Tensor<D, K>` is built or read; every check lives in non-generic
 //! methods, compiled once.
 
+use std::any::Any;
 use std::collections::{HashMap, HashSet};
 
 use burn_core::module::{ModuleMapper, ModuleVisitor, Param, ParamId, Parameter};
 use burn_std::DType;
-use burn_tensor::{Bool, Device, Int, Tensor, TensorData, TensorKind};
+use burn_tensor::{Bool, Device, Int, Tensor, TensorKind};
 
 use crate::{
     ApplyError, ApplyResult, ModuleAdapter, ModuleContext, PathFilter, StoreError, StoreTensor,
@@ -193,6 +194,11 @@ pub struct Applier {
     /// leftover source tensor is one its module's format ignores.
     modules: HashMap<String, String>,
     result: ApplyResult,
+    /// The parameters [`Stash`] took out of the module, by traversal index
+    /// (`None` where it left the parameter in place), and the index of the
+    /// next parameter.
+    stash: Vec<Option<Box<dyn Any>>>,
+    next: usize,
 }
 
 impl Applier {
@@ -220,7 +226,16 @@ impl Applier {
             consumed: HashSet::new(),
             modules: HashMap::new(),
             result: ApplyResult::default(),
+            stash: Vec::new(),
+            next: 0,
         }
+    }
+
+    /// Loads into the parameters `stash` holds (see [`Stash`]) in place of
+    /// the stand-ins the mapped module has at their positions.
+    pub fn with_stash(mut self, stash: Stash) -> Self {
+        self.stash = stash.params;
+        self
     }
 
     /// What was applied, skipped, missing, unused and refused.
@@ -252,28 +267,84 @@ impl Applier {
     where
         Tensor<D, K>: Parameter,
     {
+        let index = self.next;
+        self.next += 1;
+        let param = match self.stash.get_mut(index).and_then(Option::take) {
+            // The stashed original replaces its stand-in (dropped here).
+            Some(original) => *original
+                .downcast::<Param<Tensor<D, K>>>()
+                .expect("the stash was taken by the same traversal"),
+            None => param,
+        };
         let shape = param.shape().dims;
         let device = param.device();
         let found = self.take(kind, &shape, &|| param.dtype(), &device);
-        let Some((data, source_id)) = found else {
+        let Some((tensor, source_id)) = found else {
             return param;
         };
-        let dtype = data.dtype;
-        let tensor = Tensor::<D, K>::from_data(data, (&device, dtype));
-        let id = source_id.map_or(param.id, ParamId::from);
-        Param::initialized(id, tensor).set_require_grad(param.is_require_grad())
+        let path = tensor.name().to_owned();
+        let dtype = tensor.dtype();
+        let (id, require_grad) = (param.id, param.is_require_grad());
+        let new_id = source_id.map_or(id, ParamId::from);
+        // A parameter that holds its values in a buffer of this process
+        // (Flex) is overwritten in place, as PyTorch's `load_state_dict`
+        // copies into its parameters: no fresh allocation, whose pages the
+        // kernel would clear before the copy. A lazy parameter has no buffer
+        // yet (reading it would run its initializer), and one shared with a
+        // clone the user holds hands over a copy, so that clone keeps its
+        // values.
+        if tensor.is_view()
+            && param.is_initialized()
+            && device.hands_over_buffers()
+            && param.dtype() == dtype
+        {
+            let mut data = param.into_value().into_data();
+            let read = tensor.read_over(&mut data);
+            let value = Tensor::<D, K>::from_data(data, (&device, dtype));
+            return match read {
+                Ok(read) => {
+                    debug_assert!(read, "a view over data of its dtype and shape");
+                    self.result.applied.push(path);
+                    Param::initialized(new_id, value).set_require_grad(require_grad)
+                }
+                Err(error) => {
+                    self.result.errors.push(ApplyError::LoadError {
+                        path,
+                        message: format!(
+                            "{error} (the parameter's values were partly overwritten)"
+                        ),
+                    });
+                    Param::initialized(id, value).set_require_grad(require_grad)
+                }
+            };
+        }
+        match tensor.to_data() {
+            Ok(data) => {
+                self.result.applied.push(path);
+                let tensor = Tensor::<D, K>::from_data(data, (&device, dtype));
+                Param::initialized(new_id, tensor).set_require_grad(require_grad)
+            }
+            Err(error) => {
+                self.result.errors.push(ApplyError::LoadError {
+                    path,
+                    message: error.to_string(),
+                });
+                param
+            }
+        }
     }
 
-    /// The data for the parameter at the current position, checked against
-    /// what it expects, with the source's parameter id; `None` to keep the
-    /// parameter (skipped, missing, or refused: recorded in the result).
+    /// The tensor for the parameter at the current position (named by that
+    /// position), checked against what it expects, with the source's
+    /// parameter id; `None` to keep the parameter (skipped, missing, or
+    /// refused: recorded in the result).
     fn take(
         &mut self,
         kind: Kind,
         shape: &[usize],
         dtype: &dyn Fn() -> DType,
         device: &Device,
-    ) -> Option<(TensorData, Option<u64>)> {
+    ) -> Option<(StoreTensor, Option<u64>)> {
         let path = self.position.path();
         let containers = self.position.container_path();
         let (prefix, leaf) = path.rsplit_once('.').unwrap_or(("", path.as_str()));
@@ -348,19 +419,8 @@ impl Applier {
             });
             return None;
         }
-        match tensor.to_data() {
-            Ok(data) => {
-                self.result.applied.push(path);
-                Some((data, tensor.param_id()))
-            }
-            Err(error) => {
-                self.result.errors.push(ApplyError::LoadError {
-                    path,
-                    message: error.to_string(),
-                });
-                None
-            }
-        }
+        let source_id = tensor.param_id();
+        Some((tensor.with_name(path), source_id))
     }
 }
 
@@ -386,5 +446,88 @@ impl ModuleMapper for Applier {
         param: Param<Tensor<D, Bool>>,
     ) -> Param<Tensor<D, Bool>> {
         self.load(param, Kind::Bool)
+    }
+}
+
+/// Takes the resident parameters of a device that hands over its buffers
+/// (Flex) out of a module, leaving stand-ins, so that a load can overwrite
+/// them in place: [`ModuleSnapshot::apply`](crate::ModuleSnapshot::apply)
+/// maps a clone of the module (it holds it by `&mut`), whose parameters
+/// share their buffers with the original; with the original replaced by
+/// the stand-ins first, the stashed parameters hold the only handles (bar
+/// clones a user holds, whose buffers a load then leaves alone).
+///
+/// A stand-in is a lazy parameter of the same id, shape and device whose
+/// initializer panics naming it: it is read only if the load itself
+/// panicked between taking the stash and putting the parameters back.
+#[derive(Default)]
+pub struct Stash {
+    position: Position,
+    params: Vec<Option<Box<dyn Any>>>,
+}
+
+impl Stash {
+    /// A stash for a module whose paths skip enum variants or not (as the
+    /// load's).
+    pub fn new(skip_enum_variants: bool) -> Self {
+        Self {
+            position: Position::new(skip_enum_variants),
+            params: Vec::new(),
+        }
+    }
+
+    /// Whether any parameter was taken.
+    pub fn is_empty(&self) -> bool {
+        self.params.iter().all(Option::is_none)
+    }
+
+    fn take<const D: usize, K: TensorKind + 'static>(
+        &mut self,
+        param: Param<Tensor<D, K>>,
+    ) -> Param<Tensor<D, K>>
+    where
+        Tensor<D, K>: Parameter,
+    {
+        if !param.is_initialized() || !param.device().hands_over_buffers() {
+            self.params.push(None);
+            return param;
+        }
+        let path = self.position.path();
+        let stand_in = Param::uninitialized(
+            param.id,
+            move |_, _| {
+                panic!("parameter `{path}`: its value was lost to a panic while a store loaded it")
+            },
+            param.device(),
+            param.is_require_grad(),
+            param.shape(),
+        );
+        self.params.push(Some(Box::new(param)));
+        stand_in
+    }
+}
+
+impl ModuleMapper for Stash {
+    fn enter_module(&mut self, name: &str, container_type: &str) {
+        self.position.enter(name, container_type);
+    }
+
+    fn exit_module(&mut self, _name: &str, _container_type: &str) {
+        self.position.exit();
+    }
+
+    fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
+        self.take(param)
+    }
+
+    fn map_int<const D: usize>(&mut self, param: Param<Tensor<D, Int>>) -> Param<Tensor<D, Int>> {
+        self.take(param)
+    }
+
+    fn map_bool<const D: usize>(
+        &mut self,
+        param: Param<Tensor<D, Bool>>,
+    ) -> Param<Tensor<D, Bool>> {
+        self.take(param)
     }
 }

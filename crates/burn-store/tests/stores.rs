@@ -239,3 +239,107 @@ fn dtype_adapters() {
         source.blocks[0].steps.val().dtype()
     );
 }
+
+#[test]
+fn loads_into_resident_parameters_leave_clones_the_user_holds_alone() {
+    let dir = scratch("resident-parameters");
+    let device = Device::flex();
+    let source = net(&device);
+    let paths = [dir.join("net.safetensors"), dir.join("net.bpk")];
+    source
+        .save_into(&mut SafetensorsStore::from_file(&paths[0]))
+        .unwrap();
+    source
+        .save_into(&mut BurnpackStore::from_file(&paths[1]))
+        .unwrap();
+    for (i, path) in paths.iter().enumerate() {
+        // Every parameter resident (the lazy Linear ones read once), so the
+        // load overwrites their buffers rather than allocating new ones.
+        let mut target = net(&device);
+        let _ = values(&target);
+        let held = target.blocks[0].linear.weight.val();
+        let before = held.to_data();
+        assert_ne!(before, source.blocks[0].linear.weight.val().into_data());
+        let result = if i == 0 {
+            target.load_from(&mut SafetensorsStore::from_file(path))
+        } else {
+            target.load_from(&mut BurnpackStore::from_file(path))
+        }
+        .unwrap();
+        assert!(result.is_complete(), "{result}");
+        assert_same(&source, &target);
+        // The clone shared the parameter's buffer: the load wrote elsewhere.
+        held.into_data().assert_eq(&before, true);
+        // A second load into the same module (its buffers now the first
+        // load's) gives the same values.
+        target
+            .load_from(&mut SafetensorsStore::from_file(&paths[0]))
+            .unwrap();
+        assert_same(&source, &target);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_file_that_shrinks_under_a_load_in_place_is_an_error_naming_the_tensor() {
+    let dir = scratch("shrinking-file");
+    let path = dir.join("net.safetensors");
+    let device = Device::flex();
+    let source = net(&device);
+    source
+        .save_into(&mut SafetensorsStore::from_file(&path))
+        .unwrap();
+    let mut target = net(&device);
+    let _ = values(&target);
+    let mut store = SafetensorsStore::from_file(&path);
+    // The file is open and its header parsed; then it loses its data.
+    let header = store.keys().unwrap().len();
+    assert_eq!(header, 9);
+    let len = std::fs::metadata(&path).unwrap().len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(len - 40)
+        .unwrap();
+    let err = store.apply_to(&mut target).unwrap_err().to_string();
+    assert!(err.contains("partly overwritten"), "{err}");
+    assert!(err.contains("`scale`"), "{err}");
+    assert!(err.contains("net.safetensors"), "{err}");
+}
+
+#[derive(Module, Debug)]
+struct Weight {
+    w: Param<Tensor<2>>,
+}
+
+#[test]
+fn a_resident_parameter_is_loaded_into_its_own_buffer() {
+    let dir = scratch("own-buffer");
+    let device = Device::flex();
+    let values: Vec<f32> = (0..96 * 40).map(|v| v as f32 * 0.25).collect();
+    let source = Weight {
+        w: Param::from_tensor(Tensor::from_data(
+            TensorData::new(values.clone(), [96, 40]),
+            &device,
+        )),
+    };
+    let path = dir.join("w.safetensors");
+    source
+        .save_into(&mut SafetensorsStore::from_file(&path))
+        .unwrap();
+    // Flex takes data as it is and hands an unshared buffer back: the
+    // address of the parameter's buffer is observable from outside.
+    let data = TensorData::new(vec![0f32; 96 * 40], [96, 40]);
+    let address = data.bytes.as_ptr();
+    let mut target = Weight {
+        w: Param::from_tensor(Tensor::from_data(data, &device)),
+    };
+    let result = target
+        .load_from(&mut SafetensorsStore::from_file(&path))
+        .unwrap();
+    assert!(result.is_complete(), "{result}");
+    let data = target.w.into_value().into_data();
+    assert_eq!(data.bytes.as_ptr(), address, "the load allocated anew");
+    assert_eq!(data.to_vec::<f32>().unwrap(), values);
+}

@@ -324,6 +324,17 @@ impl Device {
         Dispatch::sync(self.dispatch()).expect("device sync failed");
     }
 
+    /// Whether tensors here are buffers of this process's memory that
+    /// [`Tensor::into_data`](crate::Tensor::into_data) hands over without a
+    /// copy when nothing else shares them, and that
+    /// [`Tensor::from_data`](crate::Tensor::from_data) takes as they are
+    /// (Flex): data can then round-trip through a tensor for free. False on
+    /// GPUs (a read is a transfer) and on router, remote and capture
+    /// devices.
+    pub fn hands_over_buffers(&self) -> bool {
+        self.dispatch().hands_over_buffers()
+    }
+
     /// Whether the device's backend supports `dtype`.
     pub fn supports_dtype(&self, dtype: DType) -> bool {
         Dispatch::supports_dtype(self.dispatch(), dtype)
