@@ -92,8 +92,9 @@ pub enum Backend {
 }
 
 /// The features that enable Flex for every crate whose tests need a backend,
-/// and the router and graph capture (whose tests run on Flex).
-const FLEX_FEATURES: &str = "burn-backend-tests/flex,burn-tensor/flex,burn-dispatch/flex,burn/flex,burn/router,burn/capture";
+/// the router and graph capture (whose tests run on Flex), and backend
+/// extensions (their tests route to Flex).
+const FLEX_FEATURES: &str = "burn-backend-tests/flex,burn-tensor/flex,burn-dispatch/flex,burn/flex,burn/router,burn/capture,burn/extension";
 /// The second Flex run of the shared suites: through the operation IR and
 /// the router (`cargo test-router`) onto Flex under the Fusion decorator, so
 /// every op is recorded as IR twice (the router's, then Fusion's queue) and

@@ -48,6 +48,7 @@ use proc_macro::TokenStream;
 
 mod catalog;
 mod dispatch;
+mod extension;
 mod route;
 
 /// Routes on a `DispatchDevice`: `route_device!(device, |B, d| body)`.
@@ -135,4 +136,33 @@ pub fn dispatch_backend_impls(input: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn backend_dispatch(attr: TokenStream, item: TokenStream) -> TokenStream {
     dispatch::expand(attr.into(), item.into()).into()
+}
+
+/// Implements a user's backend trait for `burn::backend::Dispatch`, routing
+/// each op to the backend that holds its operands.
+///
+/// ```ignore
+/// #[backend_extension(Autodiff, Flex, Cube: cfg(feature = "wgpu"))]
+/// pub trait SquareBackend: burn::backend::Backend {
+///     fn square(input: FloatTensor<Self>) -> FloatTensor<Self> {
+///         Self::float_mul(input.clone(), input)
+///     }
+/// }
+/// ```
+///
+/// Selectors: `Flex` and `Cube` (the backend types dispatch holds, so with
+/// Burn's `fusion` feature `Fusion<Flex>` and `Fusion<Cube>`), each
+/// optionally with a condition on the calling crate's features
+/// (`Cube: cfg(feature = "wgpu")`), and `Autodiff` (an operand with an
+/// autodiff context runs the op on `Autodiff<Dispatch, C>`, plain float
+/// operands as constants; operands with different checkpointing strategies
+/// panic). Each listed backend needs an implementation of the trait.
+/// Calling an op on a backend the list leaves out panics, naming the op,
+/// the backend and the list. Parameters and results are classified as for
+/// `#[backend_dispatch]` (tensor primitives of `Self` by value, by
+/// reference, in a `Vec` or an `Option`, `&Device<Self>`, and types not
+/// mentioning `Self`); anything else is a compile error naming the fn.
+#[proc_macro_attribute]
+pub fn backend_extension(attr: TokenStream, item: TokenStream) -> TokenStream {
+    extension::expand(attr.into(), item.into()).into()
 }

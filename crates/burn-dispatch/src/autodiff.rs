@@ -16,7 +16,12 @@ use alloc::borrow::Cow;
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
-use burn_autodiff::{AutodiffTensor, Checkpointing, Gradients};
+use burn_autodiff::{AutodiffTensor, Gradients};
+
+/// The autodiff backend and its strategies, as the generated routes name them.
+pub use burn_autodiff::{
+    Autodiff, BalancedCheckpointing, CheckpointStrategy, Checkpointing, NoCheckpointing,
+};
 use burn_backend::{AutodiffBackend, BackwardError};
 
 use crate::{Dispatch, DispatchDevice, DispatchTensor};

@@ -44,6 +44,7 @@ extern crate std;
 #[cfg(feature = "autodiff")]
 pub mod autodiff;
 pub mod device;
+pub mod extension;
 mod ops;
 #[cfg(feature = "router")]
 pub mod router;

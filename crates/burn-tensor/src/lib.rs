@@ -87,8 +87,14 @@ pub mod server;
 pub mod tensor;
 
 pub use bridge::BridgeTensor;
+
 /// The error a backend reports when queued work fails or cannot be read back.
 pub use burn_backend::ExecutionError;
+/// burn-dispatch, for the code `#[backend_extension]` generates (through
+/// the facade's `burn::backend::__dispatch`).
+#[cfg(feature = "extension")]
+#[doc(hidden)]
+pub use burn_dispatch as __dispatch;
 /// Whether f32 matmul (and convolution) on the GPU devices may use TF32
 /// tensor cores: off by default (strict f32, as PyTorch); see
 /// `burn_cubecl::set_allow_tf32`. Named `burn::tensor::set_allow_tf32` in

@@ -210,6 +210,54 @@ pub mod backend {
     /// The operation IR (`ir` feature).
     #[cfg(feature = "ir")]
     pub use burn_ir as ir;
+
+    /// Implements a backend trait of yours for [`Dispatch`], routing each
+    /// op to the backend holding its operands (`extension` feature; see the
+    /// Burn Book's Backend Extension chapter).
+    #[cfg(feature = "extension")]
+    pub use burn_backend_extension::backend_extension;
+    #[cfg(feature = "extension")]
+    #[doc(hidden)]
+    pub use burn_tensor::__dispatch;
+    /// The backend every tensor's primitive belongs to: an enum over the
+    /// enabled backends, routing each op at run time.
+    #[cfg(feature = "extension")]
+    pub use burn_tensor::__dispatch::Dispatch;
+    /// The autodiff decorator: `Autodiff<Dispatch, C>` runs the ops of
+    /// tensors that carry an autodiff context.
+    #[cfg(all(feature = "extension", feature = "autodiff"))]
+    pub use burn_tensor::__dispatch::autodiff::Autodiff;
+    /// The CubeCL backend (CUDA, ROCm, WGPU and CubeCL's CPU runtime).
+    #[cfg(all(
+        feature = "extension",
+        any(feature = "wgpu", feature = "cuda", feature = "rocm", feature = "cpu")
+    ))]
+    pub use burn_tensor::__dispatch::extension::Cube;
+    /// The Flex CPU backend.
+    #[cfg(all(feature = "extension", feature = "flex"))]
+    pub use burn_tensor::__dispatch::extension::Flex;
+    /// The Fusion decorator, which holds Flex and Cube with `fusion`.
+    #[cfg(all(feature = "extension", feature = "fusion"))]
+    pub use burn_tensor::__dispatch::extension::Fusion;
+
+    /// The autodiff decorator's checkpointing strategies.
+    #[cfg(all(feature = "extension", feature = "autodiff"))]
+    pub mod autodiff {
+        /// Which forward values a backward step keeps.
+        pub mod checkpoint {
+            /// The strategies: `CheckpointStrategy` and its implementations.
+            pub mod strategy {
+                pub use burn_tensor::__dispatch::autodiff::{
+                    BalancedCheckpointing, CheckpointStrategy, NoCheckpointing,
+                };
+            }
+        }
+    }
+
+    /// The primitive types of a backend's tensors.
+    pub mod tensor {
+        pub use burn_backend::{BoolTensor, FloatTensor, IntTensor, QuantizedTensor};
+    }
 }
 
 /// The operation IR: every operation of the backend contract as

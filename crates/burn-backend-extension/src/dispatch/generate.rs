@@ -40,24 +40,128 @@ pub(crate) fn generate(block: DispatchImpl) -> TokenStream {
         errors,
     } = block;
     let (_, trait_path, _) = header.trait_.as_ref().expect("checked by parse");
-    // `FloatTensorOps<Self>` as written in the impl, with `Self` → `B`, so the
-    // call resolves through the same import and names the backend's impl.
-    let backend_trait = replace_self(trait_path.to_token_stream(), "B");
-    let autodiff_trait = replace_self(trait_path.to_token_stream(), "__A");
+    let target = Target::dispatch(trait_path.to_token_stream());
     header.items = items
         .into_iter()
         .map(|item| match item {
             Item::Kept(item) => item,
-            Item::Generated(op) => {
-                ImplItem::Verbatim(generate_op(&op, &backend_trait, &autodiff_trait))
-            }
+            Item::Generated(op) => ImplItem::Verbatim(generate_op(&op, &target)),
         })
         .collect();
     let errors = errors.map(|e| e.to_compile_error());
     quote! { #header #errors }
 }
 
-fn generate_op(op: &Op, backend_trait: &TokenStream, autodiff_trait: &TokenStream) -> TokenStream {
+/// What a generated body routes to, and through which paths.
+pub(crate) struct Target {
+    /// The path of burn-dispatch's items: `crate` inside burn-dispatch; the
+    /// facade's re-export for an extension in a user's crate.
+    pub root: TokenStream,
+    /// The trait whose fns are called on the chosen backend, `Self` → `B`.
+    pub backend_trait: TokenStream,
+    /// The same trait with `Self` → `__A` (the autodiff backend).
+    pub autodiff_trait: TokenStream,
+    /// The backends routed to, in order.
+    pub backends: Vec<TargetBackend>,
+    /// The `cfg` attribute of the autodiff route (empty: always), or `None`
+    /// for no route.
+    pub autodiff: Option<TokenStream>,
+    /// `None` for burn-dispatch (every variant has an arm); for an
+    /// extension, the selectors it lists, named in the panic of the arm
+    /// that catches the other backends.
+    pub listed: Option<String>,
+}
+
+/// One backend of a [`Target`].
+pub(crate) struct TargetBackend {
+    /// The attribute gating its arm (`#[cfg(...)]`), or nothing.
+    pub cfg: TokenStream,
+    /// Its `DispatchTensor` / `DispatchDevice` variant.
+    pub variant: Ident,
+    /// Its type.
+    pub path: TokenStream,
+}
+
+impl Target {
+    /// The whole catalog, for `#[backend_dispatch]` in burn-dispatch; the
+    /// calls go through `trait_path` (`FloatTensorOps<Self>` as written in
+    /// the impl, so they resolve through the same import).
+    fn dispatch(trait_path: TokenStream) -> Self {
+        let backends = catalog::CATALOG
+            .iter()
+            .map(|entry| {
+                let feature = entry.feature;
+                let path = entry.backend_path();
+                TargetBackend {
+                    cfg: quote! { #[cfg(feature = #feature)] },
+                    variant: entry.variant_ident(),
+                    path: quote! { #path },
+                }
+            })
+            .collect();
+        Self {
+            root: quote! { crate },
+            backend_trait: replace_self(trait_path.clone(), "B"),
+            autodiff_trait: replace_self(trait_path, "__A"),
+            backends,
+            autodiff: Some(quote! { #[cfg(feature = "autodiff")] }),
+            listed: None,
+        }
+    }
+
+    /// One arm per backend, each under its `cfg`.
+    fn arms(&self, mut arm: impl FnMut(&Ident, &TokenStream) -> TokenStream) -> TokenStream {
+        self.backends
+            .iter()
+            .map(|b| {
+                let cfg = &b.cfg;
+                let body = arm(&b.variant, &b.path);
+                quote! { #cfg #body }
+            })
+            .collect()
+    }
+
+    /// The arm closing the `match` on a key of `kind`.
+    fn fallback(&self, op_name: &str, key: KeyKind) -> TokenStream {
+        let root = &self.root;
+        let Some(listed) = &self.listed else {
+            return catalog::no_backend_arm();
+        };
+        let call = match key {
+            KeyKind::Tensor => {
+                quote! { #root::extension::unlisted(#op_name, #listed, &__other) }
+            }
+            KeyKind::TensorRef => {
+                quote! { #root::extension::unlisted(#op_name, #listed, __other) }
+            }
+            KeyKind::Device => {
+                quote! { #root::extension::unlisted_device(#op_name, #listed, __other) }
+            }
+        };
+        quote! {
+            #[allow(unreachable_patterns)]
+            __other => #call,
+        }
+    }
+}
+
+/// What the routing `match` is over.
+#[derive(Clone, Copy)]
+enum KeyKind {
+    /// A `DispatchTensor` by value.
+    Tensor,
+    /// A `&DispatchTensor`.
+    TensorRef,
+    /// A `&DispatchDevice`.
+    Device,
+}
+
+pub(crate) fn generate_op(op: &Op, target: &Target) -> TokenStream {
+    let Target {
+        root,
+        backend_trait,
+        ..
+    } = target;
     let Op {
         attrs,
         sig,
@@ -82,24 +186,24 @@ fn generate_op(op: &Op, backend_trait: &TokenStream, autodiff_trait: &TokenStrea
         .iter()
         .enumerate()
         .filter(|(i, _)| *i != key)
-        .filter_map(|(_, (param, kind))| operand(&op_name, param, kind))
+        .filter_map(|(_, (param, kind))| operand(root, &op_name, param, kind))
         .collect();
     // The key's device is only read when there is something to compare it to
     // (or, for a Vec key, its other elements).
     let needs_device = !operands.is_empty() || matches!(key_param, Param::TensorVec(_));
     let device = needs_device.then(|| quote! { let __device = __key.device(); });
 
-    let (scrutinee, arms) = match key_param {
+    let (scrutinee, arms, key_kind) = match key_param {
         Param::Tensor { kind, by_ref } => {
             let take = method(if *by_ref {
                 kind.take_ref()
             } else {
                 kind.take()
             });
-            let arms = catalog::arms(|_, variant, path| {
-                let output = wrap(output, variant, &call);
+            let arms = target.arms(|variant, path| {
+                let output = wrap(root, output, variant, &call);
                 quote! {
-                    crate::DispatchTensor::#variant(__key) => {
+                    #root::DispatchTensor::#variant(__key) => {
                         type B = #path;
                         #device
                         let #key_name = __key.#take();
@@ -108,46 +212,55 @@ fn generate_op(op: &Op, backend_trait: &TokenStream, autodiff_trait: &TokenStrea
                     }
                 }
             });
-            (key_name.to_token_stream(), arms)
+            let kind = if *by_ref {
+                KeyKind::TensorRef
+            } else {
+                KeyKind::Tensor
+            };
+            (key_name.to_token_stream(), arms, kind)
         }
         Param::TensorVec(kind) => {
             // Routed by the first element; every element (the first included,
             // which is cheap) then goes through the operand check.
             let take = method(kind.take());
-            let arms = catalog::arms(|_, variant, path| {
-                let output = wrap(output, variant, &call);
+            let arms = target.arms(|variant, path| {
+                let output = wrap(root, output, variant, &call);
                 quote! {
-                    crate::DispatchTensor::#variant(__key) => {
+                    #root::DispatchTensor::#variant(__key) => {
                         type B = #path;
                         #device
-                        let #key_name = crate::routing::operands::<B, _>(
-                            #op_name, &__device, #key_name, crate::BackendTensor::#take,
+                        let #key_name = #root::routing::operands::<B, _>(
+                            #op_name, &__device, #key_name, #root::BackendTensor::#take,
                         );
                         #(#operands)*
                         #output
                     }
                 }
             });
-            (quote! { crate::routing::first(#op_name, &#key_name) }, arms)
+            (
+                quote! { #root::routing::first(#op_name, &#key_name) },
+                arms,
+                KeyKind::TensorRef,
+            )
         }
         Param::Device => {
-            let arms = catalog::arms(|_, variant, path| {
-                let output = wrap(output, variant, &call);
+            let arms = target.arms(|variant, path| {
+                let output = wrap(root, output, variant, &call);
                 quote! {
-                    crate::DispatchDevice::#variant(#key_name) => {
+                    #root::DispatchDevice::#variant(#key_name) => {
                         type B = #path;
                         #output
                     }
                 }
             });
-            (key_name.to_token_stream(), arms)
+            (key_name.to_token_stream(), arms, KeyKind::Device)
         }
         Param::TensorOption(_) | Param::Plain => {
             unreachable!("an optional or plain parameter is never the key")
         }
     };
-    let fallback = catalog::no_backend_arm();
-    let autodiff = autodiff_route(op, autodiff_trait);
+    let fallback = target.fallback(&op_name, key_kind);
+    let autodiff = autodiff_route(op, target);
     quote! {
         #(#attrs)*
         #sig {
@@ -161,7 +274,7 @@ fn generate_op(op: &Op, backend_trait: &TokenStream, autodiff_trait: &TokenStrea
 }
 
 /// The statement unwrapping a non-key parameter, if it is a tensor operand.
-fn operand(op_name: &str, param: &Ident, kind: &Param) -> Option<TokenStream> {
+fn operand(root: &TokenStream, op_name: &str, param: &Ident, kind: &Param) -> Option<TokenStream> {
     Some(match kind {
         Param::Tensor {
             kind,
@@ -169,20 +282,20 @@ fn operand(op_name: &str, param: &Ident, kind: &Param) -> Option<TokenStream> {
         } => {
             let take = method(kind.take());
             quote! {
-                let #param = crate::routing::operand::<B>(#op_name, &__device, #param).#take();
+                let #param = #root::routing::operand::<B>(#op_name, &__device, #param).#take();
             }
         }
         Param::Tensor { kind, by_ref: true } => {
             let take = method(kind.take_ref());
             quote! {
-                let #param = crate::routing::operand_ref::<B>(#op_name, &__device, #param).#take();
+                let #param = #root::routing::operand_ref::<B>(#op_name, &__device, #param).#take();
             }
         }
         Param::TensorVec(kind) => {
             let take = method(kind.take());
             quote! {
-                let #param = crate::routing::operands::<B, _>(
-                    #op_name, &__device, #param, crate::BackendTensor::#take,
+                let #param = #root::routing::operands::<B, _>(
+                    #op_name, &__device, #param, #root::BackendTensor::#take,
                 );
             }
         }
@@ -190,7 +303,7 @@ fn operand(op_name: &str, param: &Ident, kind: &Param) -> Option<TokenStream> {
             let take = method(kind.take());
             quote! {
                 let #param = #param.map(|__tensor| {
-                    crate::routing::operand::<B>(#op_name, &__device, __tensor).#take()
+                    #root::routing::operand::<B>(#op_name, &__device, __tensor).#take()
                 });
             }
         }
@@ -200,10 +313,10 @@ fn operand(op_name: &str, param: &Ident, kind: &Param) -> Option<TokenStream> {
 }
 
 /// The backend's result, wrapped back into the dispatch types of `variant`.
-fn wrap(output: &Output, variant: &Ident, call: &TokenStream) -> TokenStream {
+fn wrap(root: &TokenStream, output: &Output, variant: &Ident, call: &TokenStream) -> TokenStream {
     let tensor = |kind: &Kind, value: TokenStream| {
         let kind = method(kind.variant());
-        quote! { crate::DispatchTensor::#variant(crate::BackendTensor::#kind(#value)) }
+        quote! { #root::DispatchTensor::#variant(#root::BackendTensor::#kind(#value)) }
     };
     match output {
         Output::Tensor(kind) => tensor(kind, call.clone()),
@@ -220,7 +333,7 @@ fn wrap(output: &Output, variant: &Ident, call: &TokenStream) -> TokenStream {
                 (#(#wrapped),*)
             }
         }
-        Output::Device => quote! { crate::DispatchDevice::#variant(#call) },
+        Output::Device => quote! { #root::DispatchDevice::#variant(#call) },
         Output::Plain => call.clone(),
     }
 }
@@ -258,7 +371,15 @@ fn replace_self(tokens: TokenStream, name: &str) -> TokenStream {
 /// operand nor a device get no route (ints and bools carry no graph).
 /// Everything is behind `#[cfg(feature = "autodiff")]`, evaluated in
 /// burn-dispatch.
-fn autodiff_route(op: &Op, autodiff_trait: &TokenStream) -> TokenStream {
+fn autodiff_route(op: &Op, target: &Target) -> TokenStream {
+    let Some(cfg) = &target.autodiff else {
+        return TokenStream::new();
+    };
+    let Target {
+        root,
+        autodiff_trait,
+        ..
+    } = target;
     let Op {
         sig,
         params,
@@ -280,41 +401,41 @@ fn autodiff_route(op: &Op, autodiff_trait: &TokenStream) -> TokenStream {
                     quote! { &#name }
                 };
                 modes.push(quote! {
-                    crate::autodiff::merge(#op_name, &mut __mode, crate::autodiff::tensor_mode(#borrowed));
+                    #root::autodiff::merge(#op_name, &mut __mode, #root::autodiff::tensor_mode(#borrowed));
                 });
                 inputs.push(if *by_ref {
                     let owned = format_ident!("__{}_autodiff", name);
                     quote! {
-                        let #owned = crate::autodiff::float_in_ref(#name, __mode);
+                        let #owned = #root::autodiff::float_in_ref(#name, __mode);
                         let #name = &*#owned;
                     }
                 } else {
-                    quote! { let #name = crate::autodiff::float_in(#name, __mode); }
+                    quote! { let #name = #root::autodiff::float_in(#name, __mode); }
                 });
             }
             Param::TensorVec(Kind::Float) => {
                 modes.push(quote! {
                     for __tensor in #name.iter() {
-                        crate::autodiff::merge(#op_name, &mut __mode, crate::autodiff::tensor_mode(__tensor));
+                        #root::autodiff::merge(#op_name, &mut __mode, #root::autodiff::tensor_mode(__tensor));
                     }
                 });
-                inputs.push(quote! { let #name = crate::autodiff::floats_in(#name, __mode); });
+                inputs.push(quote! { let #name = #root::autodiff::floats_in(#name, __mode); });
             }
             Param::TensorOption(Kind::Float) => {
                 modes.push(quote! {
                     if let ::core::option::Option::Some(__tensor) = #name.as_ref() {
-                        crate::autodiff::merge(#op_name, &mut __mode, crate::autodiff::tensor_mode(__tensor));
+                        #root::autodiff::merge(#op_name, &mut __mode, #root::autodiff::tensor_mode(__tensor));
                     }
                 });
                 inputs.push(quote! {
-                    let #name = #name.map(|__tensor| crate::autodiff::float_in(__tensor, __mode));
+                    let #name = #name.map(|__tensor| #root::autodiff::float_in(__tensor, __mode));
                 });
             }
             Param::Device => {
                 modes.push(quote! {
-                    crate::autodiff::merge(#op_name, &mut __mode, crate::autodiff::device_mode(#name));
+                    #root::autodiff::merge(#op_name, &mut __mode, #root::autodiff::device_mode(#name));
                 });
-                inputs.push(quote! { let #name = crate::autodiff::device_in(#name); });
+                inputs.push(quote! { let #name = #root::autodiff::device_in(#name); });
             }
             _ => {}
         }
@@ -326,7 +447,7 @@ fn autodiff_route(op: &Op, autodiff_trait: &TokenStream) -> TokenStream {
     let args = params.iter().map(|(param, _)| param);
     let call = quote! { <__A as #autodiff_trait>::#name(#(#args),*) };
     let wrap_one = |kind: &Kind, value: TokenStream| match kind {
-        Kind::Float => quote! { crate::autodiff::float_out(#value) },
+        Kind::Float => quote! { #root::autodiff::float_out(#value) },
         // Quantized tensors carry no gradient: never wrapped.
         Kind::Int | Kind::Bool | Kind::Quantized => value,
     };
@@ -345,27 +466,27 @@ fn autodiff_route(op: &Op, autodiff_trait: &TokenStream) -> TokenStream {
                 (#(#wrapped),*)
             }}
         }
-        Output::Device => quote! { crate::autodiff::device_out(#call, __mode) },
+        Output::Device => quote! { #root::autodiff::device_out(#call, __mode) },
         Output::Plain => call,
     };
     let body = quote! {
-        type __A = burn_autodiff::Autodiff<crate::Dispatch, __C>;
+        type __A = #root::autodiff::Autodiff<#root::Dispatch, __C>;
         #(#inputs)*
         #result
     };
     quote! {
-        #[cfg(feature = "autodiff")]
+        #cfg
         {
             let mut __mode = ::core::option::Option::None;
             #(#modes)*
             if let ::core::option::Option::Some(__mode) = __mode {
                 return match __mode {
-                    burn_autodiff::Checkpointing::None => {
-                        type __C = burn_autodiff::NoCheckpointing;
+                    #root::autodiff::Checkpointing::None => {
+                        type __C = #root::autodiff::NoCheckpointing;
                         #body
                     }
-                    burn_autodiff::Checkpointing::Balanced => {
-                        type __C = burn_autodiff::BalancedCheckpointing;
+                    #root::autodiff::Checkpointing::Balanced => {
+                        type __C = #root::autodiff::BalancedCheckpointing;
                         #body
                     }
                 };

@@ -5,8 +5,8 @@
 //! signature errors are reported there, naming the fn), and [`generate`]
 //! turns the classified ops into `match`es over the catalog.
 
-mod generate;
-mod parse;
+pub(crate) mod generate;
+pub(crate) mod parse;
 
 use proc_macro2::TokenStream;
 

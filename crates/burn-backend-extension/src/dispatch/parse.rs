@@ -205,15 +205,43 @@ fn take_skip(attrs: &mut Vec<Attribute>) -> syn::Result<bool> {
     result.map(|()| skip)
 }
 
+/// Which macro reads a signature: its name, and what its errors suggest
+/// instead of a generated body.
+#[derive(Clone, Copy)]
+pub(crate) struct Reader {
+    pub name: &'static str,
+    pub instead: &'static str,
+}
+
+/// `#[backend_dispatch]`'s.
+pub(crate) const DISPATCH: Reader = Reader {
+    name: "#[backend_dispatch]",
+    instead: "hand-write the body with #[backend_dispatch(skip)]",
+};
+
 fn parse_op(attrs: Vec<Attribute>, sig: Signature) -> syn::Result<Op> {
+    parse_signature(DISPATCH, attrs, sig)
+}
+
+/// Classifies a bodiless (or default-bodied) fn's parameters and output;
+/// every unsupported part is an error naming the fn.
+pub(crate) fn parse_signature(
+    reader: Reader,
+    attrs: Vec<Attribute>,
+    sig: Signature,
+) -> syn::Result<Op> {
     let name = sig.ident.to_string();
+    let Reader {
+        name: macro_name,
+        instead,
+    } = reader;
     let error = |tokens: &dyn ToTokens, what: &str| {
-        syn::Error::new_spanned(tokens, format!("#[backend_dispatch] on `{name}`: {what}"))
+        syn::Error::new_spanned(tokens, format!("{macro_name} on `{name}`: {what}"))
     };
     if !sig.generics.params.is_empty() {
         return Err(error(
             &sig.generics,
-            "generic ops are not supported; use #[backend_dispatch(skip)]",
+            &format!("generic ops are not supported; {instead}"),
         ));
     }
     let mut params = Vec::new();
@@ -230,9 +258,11 @@ fn parse_op(attrs: Vec<Attribute>, sig: Signature) -> syn::Result<Op> {
         let param = classify_param(&arg.ty).ok_or_else(|| {
             error(
                 &arg.ty,
-                "unsupported parameter type; supported: FloatTensor/IntTensor/BoolTensor/QuantizedTensor<Self> \
-                 (by value, by reference, in a Vec or in an Option), &Device<Self>, and types \
-                 not mentioning `Self`. Hand-write the body with #[backend_dispatch(skip)]",
+                &format!(
+                    "unsupported parameter type; supported: FloatTensor/IntTensor/BoolTensor/QuantizedTensor<Self> \
+                     (by value, by reference, in a Vec or in an Option), &Device<Self>, and types \
+                     not mentioning `Self`; {instead}"
+                ),
             )
         })?;
         params.push((pat.ident.clone(), param));
@@ -249,16 +279,16 @@ fn parse_op(attrs: Vec<Attribute>, sig: Signature) -> syn::Result<Op> {
         // (a destination, as in `to_device`) depends on the op.
         return Err(error(
             &sig.inputs,
-            "a tensor and a device parameter together need op-specific routing; \
-             hand-write it with #[backend_dispatch(skip)]",
+            &format!(
+                "a tensor and a device parameter together need op-specific routing; {instead}"
+            ),
         ));
     }
     if !tensors && !devices {
         // An `Option` may be `None`, so it cannot be the routing key.
         return Err(error(
             &sig.ident,
-            "no tensor (outside an Option) or device parameter to route by; hand-write it \
-             with #[backend_dispatch(skip)]",
+            &format!("no tensor (outside an Option) or device parameter to route by; {instead}"),
         ));
     }
     let output = match &sig.output {

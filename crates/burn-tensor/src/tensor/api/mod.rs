@@ -11,6 +11,8 @@ mod base;
 mod bool;
 #[cfg(feature = "capture")]
 mod capture;
+#[cfg(feature = "extension")]
+mod extension;
 mod float;
 mod int;
 mod numeric;
