@@ -104,21 +104,26 @@ const FLEX_FEATURES: &str = "burn-backend-tests/flex,burn-tensor/flex,burn-dispa
 /// a third run, with [`REMOTE_ENV`] set, sends every op of the suites over
 /// WebSocket on loopback to a server of fused Flex in the test process.
 /// Sharing the build costs the remote run only burn-remote's own crates.
+///
+/// The facade's tests of backend extensions under Fusion
+/// (`extension_fusion`) run on that build too: it already has fused Flex.
 const ROUTER_FEATURES: &str =
-    "burn-backend-tests/router,burn-backend-tests/fusion,burn-backend-tests/remote";
+    "burn-backend-tests/router,burn-backend-tests/fusion,burn-backend-tests/remote,burn/extension";
 /// The variable that selects the remote device in that build.
 const REMOTE_ENV: (&str, &str) = ("BURN_BACKEND_TESTS_REMOTE", "1");
 /// The executables of that run: the suites at f32 (the other dtypes'
 /// executables run on plain Flex in the workspace run; the layers under
 /// test do not depend on the dtype, and each executable costs minutes of
 /// release build on CI's two cores).
-const ROUTER_TESTS: [&str; 6] = [
+const ROUTER_TESTS: [&str; 8] = [
     "--test",
     "tensor",
     "--test",
     "autodiff",
     "--test",
     "checkpointing",
+    "--test",
+    "extension_fusion",
 ];
 /// The executables of the remote run (checkpointing is the autodiff
 /// layer's, which the router run already covers on the same build).
@@ -199,6 +204,8 @@ impl Backend {
                     "--release",
                     "-p",
                     "burn-backend-tests",
+                    "-p",
+                    "burn",
                     "--features",
                     ROUTER_FEATURES,
                 ];
@@ -502,7 +509,11 @@ mod tests {
         assert!(router.contains("-p burn-backend-tests"), "{router}");
         assert!(router.contains("burn-backend-tests/router"), "{router}");
         assert!(router.contains("burn-backend-tests/fusion"), "{router}");
-        assert!(router.ends_with("--test checkpointing"), "{router}");
+        assert!(
+            router.ends_with("--test checkpointing --test extension_fusion"),
+            "{router}"
+        );
+        assert!(router.contains("-p burn ") && router.contains("burn/extension"));
         assert!(FLEX_FEATURES.contains("burn/router") && FLEX_FEATURES.contains("burn/capture"));
     }
 
@@ -513,7 +524,7 @@ mod tests {
         assert!(router.env.is_empty());
         assert_eq!(remote.env, vec![("BURN_BACKEND_TESTS_REMOTE", "1")]);
         // One build: the same features, so cargo reuses the router's.
-        assert_eq!(router.args[..6], remote.args[..6]);
+        assert_eq!(router.args[..8], remote.args[..8]);
         let remote = remote.args.join(" ");
         assert!(remote.contains("burn-backend-tests/remote"), "{remote}");
         assert!(

@@ -10,6 +10,7 @@ pub use crate::backends;
 pub use crate::routing;
 pub use crate::{BackendTensor, Dispatch, DispatchDevice, DispatchTensor};
 
+pub use burn_backend::TensorMetadata;
 /// The raw CubeCL backend, which an extension implements (`Cube`
 /// selector); with the `fusion` feature dispatch holds it under
 /// [`Fusion`].
@@ -19,9 +20,15 @@ pub use burn_cubecl::CubeBackend as Cube;
 /// with the `fusion` feature dispatch holds it under [`Fusion`].
 #[cfg(feature = "flex")]
 pub use burn_flex::Flex;
-/// The Fusion decorator that holds Flex and Cube with the `fusion` feature.
+/// The Fusion decorator that holds Flex and Cube with the `fusion` feature,
+/// what it needs of the backend it decorates, and the recording of
+/// extension ops on it (for the `Fusion` selector).
 #[cfg(feature = "fusion")]
-pub use burn_fusion::Fusion;
+pub use burn_fusion::{Fusion, FusionBackend, TensorSpec, custom as fusion};
+/// A backend tensor of any kind, as a recorded extension op's code takes
+/// and returns them.
+#[cfg(feature = "fusion")]
+pub use burn_ir::Handle;
 
 /// The panic of an extension op called on a backend it does not list.
 #[cold]

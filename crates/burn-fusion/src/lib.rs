@@ -42,6 +42,7 @@
 //! - `plan`: the search, the relative key, the plan cache.
 //! - [`client`]: [`FusionClient`], the queue and its flush, failures,
 //!   [`FusionStatistics`].
+//! - [`custom`]: backend extension ops, recorded lazily ([`register_custom`]).
 #![warn(missing_docs)]
 
 extern crate alloc;
@@ -49,6 +50,7 @@ extern crate std;
 
 pub mod backend;
 pub mod client;
+pub mod custom;
 pub mod elementwise;
 pub mod optimization;
 mod plan;
@@ -56,6 +58,7 @@ pub mod reduce;
 
 pub use backend::{Fusion, FusionBackend, FusionChannel};
 pub use client::{FusionClient, FusionStatistics, QUEUE_LIMIT, statistics};
+pub use custom::{TensorSpec, register_custom};
 pub use elementwise::{ElementwiseBackend, ElementwiseBuilder, ElementwiseProgram};
 pub use optimization::{Optimization, OptimizationBuilder};
 pub use reduce::{ReduceBackend, ReduceBuilder, ReduceProgram};

@@ -58,6 +58,63 @@ pub enum OperationIr {
     Quantized(QuantizedOperationIr),
     /// The tensor is no longer referenced: its buffer can be freed.
     Drop(TensorIr),
+    /// An operation of a backend extension (`#[backend_extension]` with
+    /// `Fusion`): its tensors, and code only the recording process has.
+    Custom(CustomOpIr),
+}
+
+/// An operation a backend extension defines. The IR names it and its
+/// tensors (the outputs' shapes and dtypes computed when it was recorded);
+/// what it computes is [`run`](Self::run), code of the process that
+/// recorded it, which only an executor of the same backend in that process
+/// can call. Anywhere else (a remote server, a file) executing it fails,
+/// naming it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CustomOpIr {
+    /// The extension op, `Trait::fn` (e.g. `SquareBackend::square`).
+    pub id: alloc::string::String,
+    /// The tensors read, in the op's parameter order.
+    pub inputs: Vec<TensorIr>,
+    /// The tensors created, in the op's result order.
+    pub outputs: Vec<TensorIr>,
+    /// The code: not data, so neither compared nor serialized.
+    #[serde(skip)]
+    pub run: CustomRun,
+}
+
+/// The code of a [`CustomOpIr`]: a [`CustomFn`] of the executor's backend,
+/// type-erased (the IR is not generic over backends). Every two are equal
+/// (a recorded op is the same operation whatever values its code
+/// captured), and none is serialized.
+#[derive(Clone, Default)]
+pub struct CustomRun(pub Option<alloc::sync::Arc<dyn core::any::Any + Send + Sync>>);
+
+/// What a custom op's code is on backend `B`: the input handles in order,
+/// to the output handles in order.
+pub type CustomFn<B> =
+    alloc::boxed::Box<dyn Fn(Vec<crate::Handle<B>>) -> Vec<crate::Handle<B>> + Send + Sync>;
+
+impl CustomRun {
+    /// The code, as `B`'s function, if it is one.
+    pub fn get<B: burn_backend::BackendTypes + 'static>(&self) -> Option<&CustomFn<B>> {
+        self.0.as_ref()?.downcast_ref::<CustomFn<B>>()
+    }
+}
+
+impl core::fmt::Debug for CustomRun {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "CustomRun(code)"
+        } else {
+            "CustomRun(none)"
+        })
+    }
+}
+
+impl PartialEq for CustomRun {
+    fn eq(&self, _other: &Self) -> bool {
+        true
+    }
 }
 
 // ------------------------------------------------------------ descriptors
@@ -974,6 +1031,10 @@ macro_rules! tensor_visitors {
                     OperationIr::Activation(op) => op.$name(),
                     OperationIr::Quantized(op) => match *op {},
                     OperationIr::Drop(tensor) => $ret::new(vec![tensor], vec![]),
+                    OperationIr::Custom(op) => $ret::new(
+                        op.inputs.$iter().collect(),
+                        op.outputs.$iter().collect(),
+                    ),
                 }
             }
         }
@@ -1276,7 +1337,9 @@ impl OperationIr {
             | OperationIr::Base(..)
             | OperationIr::Bool(_)
             | OperationIr::Module(_)
-            | OperationIr::Drop(_) => vec![],
+            | OperationIr::Drop(_)
+            // A custom op's scalars are captured by its code.
+            | OperationIr::Custom(_) => vec![],
             OperationIr::Quantized(op) => match *op {},
         }
     }

@@ -23,7 +23,7 @@ use burn_backend::{
     TensorMetadata,
 };
 use burn_ir::{
-    ActivationOperationIr, BaseOperationIr, BoolOperationIr, FloatOperationIr, Handle,
+    ActivationOperationIr, BaseOperationIr, BoolOperationIr, CustomOpIr, FloatOperationIr, Handle,
     HandleContainer, HandleError, InitOperationIr, IntOperationIr, ModuleOperationIr, NumericKind,
     NumericOperationIr, OperationIr, TensorIr, TensorKind,
 };
@@ -174,7 +174,43 @@ impl<B: Backend> TensorInterpreter<B> {
                 self.handles.remove(tensor.id);
                 Ok(())
             }
+            OperationIr::Custom(op) => self.custom(op),
         }
+    }
+
+    /// A backend extension's op: its code, given the inputs' handles; each
+    /// output checked against the shape and dtype recorded for it.
+    fn custom(&mut self, op: CustomOpIr) -> Result<()> {
+        let name = "custom";
+        let invalid = |reason: String| InterpreterError::Invalid { op: name, reason };
+        let Some(run) = op.run.get::<B>() else {
+            return Err(invalid(format!(
+                "`{}` has no code here: a backend extension's op runs only in the process, \
+                 and on the backend, that recorded it",
+                op.id
+            )));
+        };
+        let inputs = op
+            .inputs
+            .iter()
+            .map(|t| self.handles.take(t))
+            .collect::<core::result::Result<Vec<_>, _>>()
+            .map_err(|error| InterpreterError::Handle { op: name, error })?;
+        let outputs = run(inputs);
+        if outputs.len() != op.outputs.len() {
+            return Err(invalid(format!(
+                "`{}` returned {} tensors, not the {} recorded",
+                op.id,
+                outputs.len(),
+                op.outputs.len()
+            )));
+        }
+        for (out, handle) in op.outputs.iter().zip(outputs) {
+            self.handles
+                .register(out, handle)
+                .map_err(|detail| invalid(format!("`{}`: {detail}", op.id)))?;
+        }
+        Ok(())
     }
 
     // ------------------------------------------------------------- helpers

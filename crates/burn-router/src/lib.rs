@@ -55,6 +55,7 @@ extern crate std;
 
 pub mod backend;
 pub mod channel;
+pub mod custom;
 pub mod direct;
 pub mod interpreter;
 mod ops;
@@ -62,6 +63,7 @@ pub mod tensor;
 
 pub use backend::BackendRouter;
 pub use channel::{RunnerChannel, RunnerClient};
+pub use custom::record_custom;
 pub use direct::{DirectChannel, DirectClient};
 pub use interpreter::{InterpreterError, TensorInterpreter};
 pub use tensor::RouterTensor;

@@ -236,9 +236,11 @@ pub mod backend {
     /// The Flex CPU backend.
     #[cfg(all(feature = "extension", feature = "flex"))]
     pub use burn_tensor::__dispatch::extension::Flex;
-    /// The Fusion decorator, which holds Flex and Cube with `fusion`.
+    /// The Fusion decorator, which holds Flex and Cube with `fusion`; what
+    /// it needs of the backend it decorates; the shape and dtype of an
+    /// extension op's tensor, as `#[fusion(meta = ..)]` callbacks see them.
     #[cfg(all(feature = "extension", feature = "fusion"))]
-    pub use burn_tensor::__dispatch::extension::Fusion;
+    pub use burn_tensor::__dispatch::extension::{Fusion, FusionBackend, TensorSpec};
 
     /// The autodiff decorator's checkpointing strategies.
     #[cfg(all(feature = "extension", feature = "autodiff"))]

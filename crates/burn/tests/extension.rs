@@ -1,7 +1,13 @@
 //! Backend extensions (seed 004): the "Registering an operation" example
 //! as printed there, then routing, autodiff merging and the panics of
-//! `#[backend_extension]`.
-#![cfg(all(feature = "extension", feature = "flex", feature = "autodiff"))]
+//! `#[backend_extension]`. Without Burn's `fusion` feature (with it, Flex is
+//! `Fusion<Flex>`, which the `Fusion` selector covers: `extension_fusion.rs`).
+#![cfg(all(
+    feature = "extension",
+    feature = "flex",
+    feature = "autodiff",
+    not(feature = "fusion")
+))]
 
 use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
 use burn::backend::tensor::{FloatTensor, IntTensor};

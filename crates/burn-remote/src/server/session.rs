@@ -318,6 +318,7 @@ fn family(op: &OperationIr) -> &'static str {
         OperationIr::Activation(_) => "activation",
         OperationIr::Quantized(op) => match *op {},
         OperationIr::Drop(_) => "drop",
+        OperationIr::Custom(_) => "custom",
     }
 }
 

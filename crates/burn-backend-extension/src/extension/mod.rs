@@ -24,6 +24,8 @@ use syn::{Ident, ItemTrait, Token, TraitItem};
 use crate::dispatch::generate::{Target, TargetBackend, generate_op};
 use crate::dispatch::parse::{Reader, parse_signature};
 
+mod fusion;
+
 /// The selectors the seeds name, in the order their arms are emitted.
 const RUNTIME: [&str; 2] = ["Cube", "Flex"];
 
@@ -78,6 +80,7 @@ fn expand_checked(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStre
     let root = root();
     let mut backends = Vec::new();
     let mut autodiff = None;
+    let mut fusion = None;
     let mut names = Vec::new();
     for selector in &selectors {
         let name = selector.name.to_string();
@@ -94,6 +97,7 @@ fn expand_checked(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStre
         };
         match name.as_str() {
             "Autodiff" => autodiff = Some(cfg),
+            "Fusion" => fusion = Some(cfg),
             "Cube" | "Flex" => {
                 let variant = Ident::new(&name, Span::call_site());
                 backends.push(TargetBackend {
@@ -130,11 +134,36 @@ fn expand_checked(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStre
         listed: Some(names.join(", ")),
     };
     let mut fns = Vec::new();
+    let mut fused = Vec::new();
     let mut errors: Option<syn::Error> = None;
     for trait_item in &mut item.items {
         let result = match trait_item {
-            TraitItem::Fn(f) => parse_signature(READER, kept_attrs(&f.attrs), f.sig.clone())
-                .map(|op| fns.push(generate_op(&op, &target))),
+            TraitItem::Fn(f) => {
+                let registration = take_fusion(&mut f.attrs);
+                parse_signature(READER, kept_attrs(&f.attrs), f.sig.clone()).and_then(|op| {
+                    fns.push(generate_op(&op, &target));
+                    match (&fusion, registration?) {
+                        (Some(_), Some((span, registration))) => {
+                            fused.extend(fusion::generate(&op, &trait_name, &root, registration, span)?);
+                            Ok(())
+                        }
+                        (Some(_), None) => Err(syn::Error::new_spanned(
+                            &f.sig.ident,
+                            format!(
+                                "#[backend_extension] on `{}`: with the `Fusion` selector each op takes \
+                                 one of #[fusion(dtype = .., shape = ..)], #[fusion(meta = ..)] or \
+                                 #[fusion(default)]",
+                                f.sig.ident
+                            ),
+                        )),
+                        (None, Some((span, _))) => Err(syn::Error::new(
+                            span,
+                            "#[fusion(..)] needs the `Fusion` selector in #[backend_extension(..)]",
+                        )),
+                        (None, None) => Ok(()),
+                    }
+                })
+            }
             other => Err(syn::Error::new_spanned(
                 &*other,
                 "#[backend_extension]: the trait may hold only fns (the ops)",
@@ -147,14 +176,56 @@ fn expand_checked(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStre
             }
         }
     }
+    let fusion_impl = fusion.map(|cfg| {
+        quote! {
+            #cfg
+            impl<__B> #trait_name for #root::extension::Fusion<__B>
+            where
+                __B: #root::extension::FusionBackend + #trait_name,
+            {
+                #(#fused)*
+            }
+        }
+    });
     let errors = errors.map(|e| e.to_compile_error());
     Ok(quote! {
         #item
         impl #trait_name for #root::Dispatch {
             #(#fns)*
         }
+        #fusion_impl
         #errors
     })
+}
+
+/// Removes the `#[fusion(..)]` attribute of a trait fn, parsed: `None`
+/// without one; more than one is an error.
+#[allow(clippy::type_complexity)]
+fn take_fusion(
+    attrs: &mut Vec<syn::Attribute>,
+) -> syn::Result<Option<(Span, fusion::Registration)>> {
+    let mut found = None;
+    let mut result = Ok(());
+    attrs.retain(|attr| {
+        if !attr.path().is_ident("fusion") {
+            return true;
+        }
+        let parsed = attr.parse_args::<fusion::Registration>();
+        match (parsed, &found) {
+            (Ok(registration), None) => {
+                found = Some((syn::spanned::Spanned::span(attr), registration))
+            }
+            (Ok(_), Some(_)) => {
+                result = Err(syn::Error::new_spanned(
+                    attr,
+                    "choose exactly one #[fusion(..)] per op",
+                ))
+            }
+            (Err(e), _) => result = Err(e),
+        }
+        false
+    });
+    result.map(|()| found)
 }
 
 /// The attributes of a trait fn that its generated implementation keeps
@@ -181,13 +252,9 @@ fn refused(span: &dyn ToTokens, name: &str) -> syn::Error {
         "Remote" => "`Remote`: a tensor server runs only the operations of the IR; an \
                      extension cannot run on a remote device yet"
             .to_owned(),
-        "Fusion" => "`Fusion`: generated Fusion registration is not implemented yet; \
-                     implement the trait for `burn::backend::Fusion<B>` by hand (or leave \
-                     Burn's `fusion` feature off) and leave `Fusion` out"
-            .to_owned(),
         other => format!(
-            "unknown selector `{other}`: the selectors are Cube, Flex and Autodiff (each \
-             optionally `Name: cfg(...)`)"
+            "unknown selector `{other}`: the selectors are Cube, Flex, Autodiff and Fusion \
+             (each optionally `Name: cfg(...)`)"
         ),
     };
     syn::Error::new_spanned(span, message)
@@ -232,6 +299,66 @@ mod tests {
     }
 
     #[test]
+    fn fusion_registers_each_op_with_its_outputs_metadata() {
+        let out = expand(
+            quote! { Flex, Fusion: cfg(feature = "fusion") },
+            quote! {
+                pub trait Ext: burn::backend::Backend {
+                    #[fusion(dtype = a, shape = joined(a, b))]
+                    fn join(a: FloatTensor<Self>, b: FloatTensor<Self>, axis: usize) -> FloatTensor<Self>;
+                    #[fusion(meta = halves)]
+                    fn split(x: FloatTensor<Self>) -> (FloatTensor<Self>, IntTensor<Self>);
+                    #[fusion(default)]
+                    fn twice(x: FloatTensor<Self>) -> FloatTensor<Self> { Self::float_add(x.clone(), x) }
+                }
+            },
+        );
+        assert!(!out.contains("compile_error"), "{out}");
+        // The attributes are gone from the emitted trait.
+        assert!(!out.contains("#[fusion"), "{out}");
+        assert!(out.contains("#[cfg(feature=\"fusion\")]impl<__B>Extfor::burn::backend::__dispatch::extension::Fusion<__B>"));
+        assert!(out.contains("shape:joined(&::burn::backend::__dispatch::extension::TensorMetadata::shape(&a),&::burn::backend::__dispatch::extension::TensorMetadata::shape(&b))"));
+        assert!(out.contains("register_custom::<__B,_>(\"Ext::join\",::std::vec![a,b]"));
+        assert!(out.contains("letaxis=::core::clone::Clone::clone(&axis);"));
+        assert!(out.contains("let(__spec0,__spec1)=halves("));
+        assert!(out.contains("::burn::backend::__dispatch::extension::Handle::Int(__out1)"));
+        // `default` ops keep the trait's body on Fusion: no fn generated.
+        assert!(!out.contains("\"Ext::twice\""), "{out}");
+    }
+
+    #[test]
+    fn fusion_attributes_are_checked() {
+        let expand_one = |attr: proc_macro2::TokenStream| {
+            expand(
+                quote! { Flex, Fusion },
+                quote! {
+                    pub trait Ext: burn::backend::Backend {
+                        #attr
+                        fn op(x: FloatTensor<Self>, y: &FloatTensor<Self>) -> FloatTensor<Self>;
+                    }
+                },
+            )
+        };
+        let out = expand_one(quote! { #[fusion(dtype = x)] });
+        assert!(out.contains("needsboth`dtype=..`and`shape=..`"), "{out}");
+        let out = expand_one(quote! { #[fusion(dtype = x, shape = x)] });
+        assert!(
+            out.contains("`y`:aregisteredoptakestensorsbyvalue"),
+            "{out}"
+        );
+        let out = expand(
+            quote! { Flex },
+            quote! {
+                pub trait Ext: burn::backend::Backend {
+                    #[fusion(default)]
+                    fn op(x: FloatTensor<Self>) -> FloatTensor<Self>;
+                }
+            },
+        );
+        assert!(out.contains("needsthe`Fusion`selector"), "{out}");
+    }
+
+    #[test]
     fn without_autodiff_there_is_no_route() {
         let out = expand(
             quote! { Flex },
@@ -256,7 +383,10 @@ mod tests {
             (quote! { Wgpu }, "isabackendalias"),
             (quote! { NdArray }, "noNdArraybackend"),
             (quote! { Remote }, "cannotrunonaremotedevice"),
-            (quote! { Fusion }, "Fusionregistrationisnotimplementedyet"),
+            (
+                quote! { Fusion },
+                "eachoptakesoneof#[fusion(dtype=..,shape=..)]",
+            ),
             (quote! { Flux }, "unknownselector`Flux`"),
             (quote! { Flex, Flex }, "`Flex`islistedtwice"),
             (quote! { Cube: when(x) }, "condition"),
