@@ -16,11 +16,13 @@ use alloc::borrow::Cow;
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
-use burn_autodiff::{AutodiffTensor, Gradients};
+use burn_autodiff::Gradients;
 
-/// The autodiff backend and its strategies, as the generated routes name them.
+/// The autodiff backend and its strategies, as the generated routes name
+/// them, and what a backend extension's handwritten backward pass uses.
 pub use burn_autodiff::{
-    Autodiff, BalancedCheckpointing, CheckpointStrategy, Checkpointing, NoCheckpointing,
+    Autodiff, AutodiffTensor, Backward, BalancedCheckpointing, CheckpointStrategy, Checkpointed,
+    Checkpointing, NoCheckpointing, NodeGuard, ParentGrads, Prepared,
 };
 use burn_backend::{AutodiffBackend, BackwardError};
 

@@ -19,7 +19,7 @@ pub use burn_cubecl::CubeBackend as Cube;
 /// The raw Flex backend, which an extension implements (`Flex` selector);
 /// with the `fusion` feature dispatch holds it under [`Fusion`].
 #[cfg(feature = "flex")]
-pub use burn_flex::Flex;
+pub use burn_flex::{Flex, FlexTensor};
 /// The Fusion decorator that holds Flex and Cube with the `fusion` feature,
 /// what it needs of the backend it decorates, and the recording of
 /// extension ops on it (for the `Fusion` selector).

@@ -233,18 +233,25 @@ pub mod backend {
         any(feature = "wgpu", feature = "cuda", feature = "rocm", feature = "cpu")
     ))]
     pub use burn_tensor::__dispatch::extension::Cube;
-    /// The Flex CPU backend.
+    /// The Flex CPU backend, and its tensor (a buffer of host memory with
+    /// a layout), which a Flex kernel of an extension reads and builds.
     #[cfg(all(feature = "extension", feature = "flex"))]
-    pub use burn_tensor::__dispatch::extension::Flex;
+    pub use burn_tensor::__dispatch::extension::{Flex, FlexTensor};
     /// The Fusion decorator, which holds Flex and Cube with `fusion`; what
     /// it needs of the backend it decorates; the shape and dtype of an
     /// extension op's tensor, as `#[fusion(meta = ..)]` callbacks see them.
     #[cfg(all(feature = "extension", feature = "fusion"))]
     pub use burn_tensor::__dispatch::extension::{Fusion, FusionBackend, TensorSpec};
 
-    /// The autodiff decorator's checkpointing strategies.
+    /// The autodiff decorator: its tensor, and what a handwritten backward
+    /// pass is written with (see `burn-autodiff`'s crate docs), and its
+    /// checkpointing strategies.
     #[cfg(all(feature = "extension", feature = "autodiff"))]
     pub mod autodiff {
+        pub use burn_tensor::__dispatch::autodiff::{
+            AutodiffTensor, Backward, Checkpointed, Checkpointing, NodeGuard, ParentGrads, Prepared,
+        };
+
         /// Which forward values a backward step keeps.
         pub mod checkpoint {
             /// The strategies: `CheckpointStrategy` and its implementations.
