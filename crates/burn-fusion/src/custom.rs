@@ -57,41 +57,27 @@ where
     burn_router::record_custom(id, inputs, outputs, Arc::new(run))
 }
 
-/// The float tensor of an input handle of `id` (a handle of another kind,
-/// or a missing one, is a bug of the generated code: it panics naming `id`).
-#[track_caller]
-pub fn float<B: FusionBackend>(id: &str, handle: Option<Handle<B>>) -> FloatTensor<B> {
-    match handle {
-        Some(Handle::Float(t)) => t,
-        other => wrong(id, "float", other.is_some()),
-    }
+/// The accessors of the input handles of a recorded op's code, one per
+/// kind: the tensor of a handle of that kind (another kind, or a missing
+/// handle, is a bug of the generated code: it panics naming the op `id`).
+macro_rules! accessors {
+    ($($name:ident: $variant:ident => $ty:ident),* $(,)?) => {$(
+        #[doc = concat!("The ", stringify!($name), " tensor of an input handle of `id`.")]
+        #[track_caller]
+        pub fn $name<B: FusionBackend>(id: &str, handle: Option<Handle<B>>) -> $ty<B> {
+            match handle {
+                Some(Handle::$variant(t)) => t,
+                other => wrong(id, stringify!($name), other.is_some()),
+            }
+        }
+    )*};
 }
 
-/// As [`float`], for an int tensor.
-#[track_caller]
-pub fn int<B: FusionBackend>(id: &str, handle: Option<Handle<B>>) -> IntTensor<B> {
-    match handle {
-        Some(Handle::Int(t)) => t,
-        other => wrong(id, "int", other.is_some()),
-    }
-}
-
-/// As [`float`], for a bool tensor.
-#[track_caller]
-pub fn bool<B: FusionBackend>(id: &str, handle: Option<Handle<B>>) -> BoolTensor<B> {
-    match handle {
-        Some(Handle::Bool(t)) => t,
-        other => wrong(id, "bool", other.is_some()),
-    }
-}
-
-/// As [`float`], for a quantized tensor.
-#[track_caller]
-pub fn quantized<B: FusionBackend>(id: &str, handle: Option<Handle<B>>) -> QuantizedTensor<B> {
-    match handle {
-        Some(Handle::Quantized(t)) => t,
-        other => wrong(id, "quantized", other.is_some()),
-    }
+accessors! {
+    float: Float => FloatTensor,
+    int: Int => IntTensor,
+    bool: Bool => BoolTensor,
+    quantized: Quantized => QuantizedTensor,
 }
 
 #[cold]

@@ -79,15 +79,21 @@ fn burnpack_files_keep_values_ids_and_kinds() {
     assert_eq!(record.entries()[0].path, "blocks.0.linear.weight");
 }
 
-#[test]
-fn safetensors_files_round_trip_and_refuse_to_overwrite_when_asked() {
-    let dir = scratch("safetensors-files");
-    let path = dir.join("net.safetensors");
+/// A net saved to `net.safetensors` in a scratch directory of `test`: the
+/// file's path, the device and the net.
+fn saved_net(test: &str) -> (std::path::PathBuf, Device, Net) {
+    let path = scratch(test).join("net.safetensors");
     let device = Device::flex();
     let source = net(&device);
     source
         .save_into(&mut SafetensorsStore::from_file(&path))
         .unwrap();
+    (path, device, source)
+}
+
+#[test]
+fn safetensors_files_round_trip_and_refuse_to_overwrite_when_asked() {
+    let (path, device, source) = saved_net("safetensors-files");
     let mut target = net(&device);
     target
         .load_from(&mut SafetensorsStore::from_file(&path))
@@ -282,13 +288,7 @@ fn loads_into_resident_parameters_leave_clones_the_user_holds_alone() {
 #[cfg(unix)]
 #[test]
 fn a_file_that_shrinks_under_a_load_in_place_is_an_error_naming_the_tensor() {
-    let dir = scratch("shrinking-file");
-    let path = dir.join("net.safetensors");
-    let device = Device::flex();
-    let source = net(&device);
-    source
-        .save_into(&mut SafetensorsStore::from_file(&path))
-        .unwrap();
+    let (path, device, _) = saved_net("shrinking-file");
     let mut target = net(&device);
     let _ = values(&target);
     let mut store = SafetensorsStore::from_file(&path);
