@@ -156,7 +156,11 @@ pub fn backend_dispatch(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// (`Cube: cfg(feature = "wgpu")`), and `Autodiff` (an operand with an
 /// autodiff context runs the op on `Autodiff<Dispatch, C>`, plain float
 /// operands as constants; operands with different checkpointing strategies
-/// panic). Each listed backend needs an implementation of the trait.
+/// panic), and `Fusion` (`impl Trait for Fusion<B>`, each op recorded
+/// lazily, described by `#[fusion(dtype = .., shape = ..)]`,
+/// `#[fusion(meta = ..)]` or `#[fusion(default)]`; generated when Burn has
+/// its `fusion` feature). Each listed backend needs an implementation of
+/// the trait.
 /// Calling an op on a backend the list leaves out panics, naming the op,
 /// the backend and the list. Parameters and results are classified as for
 /// `#[backend_dispatch]` (tensor primitives of `Self` by value, by

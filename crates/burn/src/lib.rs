@@ -204,6 +204,25 @@ pub use burn_std::config::{BurnConfig, config as runtime_config};
 #[cfg(feature = "std")]
 pub use burn_core::empty;
 
+/// The items it is given when Burn has its `fusion` feature, nothing
+/// otherwise: the `impl Trait for Fusion<B>` that `#[backend_extension]`
+/// generates for its `Fusion` selector, so that the selector names the
+/// backends of the build whatever the features of the crate using it.
+#[cfg(all(feature = "extension", feature = "fusion"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __if_fusion {
+    ($($item:item)*) => { $($item)* };
+}
+
+/// See the other definition: Burn has no `fusion` feature here.
+#[cfg(all(feature = "extension", not(feature = "fusion")))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __if_fusion {
+    ($($item:item)*) => {};
+}
+
 /// The backend contract (`Backend` and the ops traits).
 pub mod backend {
     pub use burn_backend::*;

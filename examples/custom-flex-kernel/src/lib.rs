@@ -16,10 +16,13 @@ use burn::tensor::{DType, Tensor};
 // ANCHOR: trait
 /// The operations the extension adds. The default bodies compose
 /// primitives: any backend that implements the trait with them gets a
-/// correct (unfused) version.
-#[backend_extension(Autodiff, Flex)]
+/// correct (unfused) version. With Burn's `fusion` feature, Flex runs
+/// under the Fusion decorator: each op is then recorded with its output's
+/// shape and dtype (the input's) and Flex's kernel runs at the next read.
+#[backend_extension(Autodiff, Flex, Fusion)]
 pub trait MishBackend: burn::backend::Backend {
     /// `x * tanh(ln(1 + e^x))`.
+    #[fusion(dtype = x, shape = x)]
     fn mish(x: FloatTensor<Self>) -> FloatTensor<Self> {
         let softplus = Self::float_log1p(Self::float_exp(x.clone()));
         Self::float_mul(x, Self::float_tanh(softplus))
@@ -27,6 +30,7 @@ pub trait MishBackend: burn::backend::Backend {
 
     /// Mish's derivative: `t + x * (1 - t^2) * sigmoid(x)`, with
     /// `t = tanh(ln(1 + e^x))`.
+    #[fusion(dtype = x, shape = x)]
     fn mish_derivative(x: FloatTensor<Self>) -> FloatTensor<Self> {
         let t = Self::float_tanh(Self::float_log1p(Self::float_exp(x.clone())));
         let one_minus_t2 = Self::float_add_scalar(

@@ -176,14 +176,18 @@ fn expand_checked(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStre
             }
         }
     }
+    // Through `burn::__if_fusion!`: generated only when Burn has its
+    // `fusion` feature (and the selector's condition holds).
     let fusion_impl = fusion.map(|cfg| {
         quote! {
             #cfg
-            impl<__B> #trait_name for #root::extension::Fusion<__B>
-            where
-                __B: #root::extension::FusionBackend + #trait_name,
-            {
-                #(#fused)*
+            ::burn::__if_fusion! {
+                impl<__B> #trait_name for #root::extension::Fusion<__B>
+                where
+                    __B: #root::extension::FusionBackend + #trait_name,
+                {
+                    #(#fused)*
+                }
             }
         }
     });
@@ -317,7 +321,7 @@ mod tests {
         assert!(!out.contains("compile_error"), "{out}");
         // The attributes are gone from the emitted trait.
         assert!(!out.contains("#[fusion"), "{out}");
-        assert!(out.contains("#[cfg(feature=\"fusion\")]impl<__B>Extfor::burn::backend::__dispatch::extension::Fusion<__B>"));
+        assert!(out.contains("#[cfg(feature=\"fusion\")]::burn::__if_fusion!{impl<__B>Extfor::burn::backend::__dispatch::extension::Fusion<__B>"));
         assert!(out.contains("shape:joined(&::burn::backend::__dispatch::extension::TensorMetadata::shape(&a),&::burn::backend::__dispatch::extension::TensorMetadata::shape(&b))"));
         assert!(out.contains("register_custom::<__B,_>(\"Ext::join\",::std::vec![a,b]"));
         assert!(out.contains("letaxis=::core::clone::Clone::clone(&axis);"));
