@@ -130,8 +130,7 @@ const ROUTER_TESTS: [&str; 8] = [
 const REMOTE_TESTS: [&str; 4] = ["--test", "tensor", "--test", "autodiff"];
 /// Linted on top of [`FLEX_FEATURES`]: the code behind the `fusion` and
 /// remote features (not part of the workspace test run).
-const CLIPPY_EXTRA: &str =
-    "burn/fusion,burn-backend-tests/fusion,burn/remote-server,burn-backend-tests/remote";
+const CLIPPY_EXTRA: &str = "burn/fusion,burn-backend-tests/fusion,burn/remote-server,burn-backend-tests/remote,burn/cubecl";
 
 /// The f32 suites on a CubeCL runtime without the Fusion decorator.
 fn no_fusion(features: &'static str) -> Vec<&'static str> {
@@ -225,12 +224,19 @@ impl Backend {
             // Then the f32 suites without fusion, each kernel launched on
             // its own. burn-cubecl keeps its `fusion` feature (unused
             // there) so that its build, the longest, is shared.
-            Backend::Wgpu => vec![
-                TestRun::new(self.test_command().to_vec()),
-                TestRun::new(no_fusion(
-                    "burn-backend-tests/wgpu,burn-cubecl/wgpu,burn-cubecl/fusion",
-                )),
-            ],
+            // Then, on the same build, the facade's test of a backend
+            // extension with a `#[cube]` kernel of its own.
+            Backend::Wgpu => {
+                let mut extension = self.test_command().to_vec();
+                extension.extend(["-p", "burn", "--test", "extension_cube"]);
+                vec![
+                    TestRun::new(self.test_command().to_vec()),
+                    TestRun::new(extension),
+                    TestRun::new(no_fusion(
+                        "burn-backend-tests/wgpu,burn-cubecl/wgpu,burn-cubecl/fusion",
+                    )),
+                ]
+            }
             Backend::Cuda => vec![
                 TestRun::new(self.test_command().to_vec()),
                 TestRun::new(no_fusion(
@@ -263,7 +269,7 @@ impl Backend {
                 "-p",
                 "burn-cubecl",
                 "--features",
-                "burn-backend-tests/wgpu,burn-backend-tests/fusion,burn-cubecl/wgpu,burn-cubecl/fusion",
+                "burn-backend-tests/wgpu,burn-backend-tests/fusion,burn-cubecl/wgpu,burn-cubecl/fusion,burn/extension,burn/cubecl",
             ],
             Backend::Cuda => &[
                 "test",
@@ -481,7 +487,7 @@ mod tests {
             Backend::Wgpu.test_command().join(" "),
             "test --release -p burn-backend-tests -p burn-cubecl \
              --features burn-backend-tests/wgpu,burn-backend-tests/fusion,\
-             burn-cubecl/wgpu,burn-cubecl/fusion"
+             burn-cubecl/wgpu,burn-cubecl/fusion,burn/extension,burn/cubecl"
         );
         assert_eq!(
             Backend::Cuda.test_command().join(" "),
@@ -489,10 +495,19 @@ mod tests {
              --features burn-backend-tests/cuda,burn-backend-tests/fusion,\
              burn-cubecl/cuda,burn-cubecl/fusion"
         );
+        // WGPU's extension test shares the fused build.
+        let wgpu = Backend::Wgpu.test_commands();
+        assert_eq!(wgpu[1].args[..wgpu[0].args.len()], wgpu[0].args[..]);
+        assert!(
+            wgpu[1]
+                .args
+                .join(" ")
+                .ends_with("-p burn --test extension_cube")
+        );
         for backend in [Backend::Wgpu, Backend::Cuda] {
             let commands = backend.test_commands();
-            assert_eq!(commands.len(), 2);
-            let plain = commands[1].args.join(" ");
+            assert_eq!(commands.len(), if backend == Backend::Wgpu { 3 } else { 2 });
+            let plain = commands.last().unwrap().args.join(" ");
             assert!(!plain.contains("burn-backend-tests/fusion"), "{plain}");
             // The same burn-cubecl build as the fused run.
             assert!(plain.contains("burn-cubecl/fusion"), "{plain}");

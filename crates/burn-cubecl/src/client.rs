@@ -92,6 +92,48 @@ macro_rules! with_runtime {
 }
 pub(crate) use with_runtime;
 
+/// A kernel launch written once for every runtime, for backend extensions:
+/// `launch` is generic over the runtime (a closure cannot be), and
+/// [`CubeClient::launch`] calls it with the runtime of the device.
+///
+/// ```ignore
+/// struct Double<'a> { input: &'a CubeTensor, output: &'a CubeTensor }
+/// impl CubeLaunch for Double<'_> {
+///     type Output = ();
+///     fn launch<R: cubecl::Runtime>(self, client: &ComputeClient<R>) {
+///         let (count, dim) = burn_cubecl::launch_dims(client, self.output.num_elements());
+///         unsafe {
+///             double_kernel::launch_unchecked::<R>(
+///                 client, count, dim, self.input.as_tensor_arg(), self.output.as_tensor_arg(), ..
+///             )
+///         }
+///     }
+/// }
+/// ```
+pub trait CubeLaunch {
+    /// What the launch returns.
+    type Output;
+
+    /// Launches on `client`'s device.
+    fn launch<R: cubecl::Runtime>(self, client: &ComputeClient<R>) -> Self::Output;
+}
+
+impl CubeClient {
+    /// Runs `launch` with this client's runtime.
+    pub fn launch<L: CubeLaunch>(&self, launch: L) -> L::Output {
+        with_runtime!(self, R, c => launch.launch::<R>(c))
+    }
+}
+
+/// The cube count and cube dim of an element-wise kernel over `units`
+/// positions (one unit each), as the backend's own kernels launch.
+pub fn launch_dims<R: cubecl::Runtime>(
+    client: &ComputeClient<R>,
+    units: usize,
+) -> (cubecl::prelude::CubeCount, cubecl::prelude::CubeDim) {
+    crate::ops::elemwise_dims(client, units)
+}
+
 /// What a device's memory pools hold, from cubecl's report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MemoryReport {

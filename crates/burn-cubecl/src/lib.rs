@@ -59,7 +59,11 @@ pub type Cube = burn_fusion::Fusion<CubeBackend>;
 #[cfg(all(feature = "runtime", not(feature = "fusion")))]
 pub type Cube = CubeBackend;
 #[cfg(feature = "runtime")]
-pub use client::{MemoryReport, memory_report};
+pub use client::{CubeClient, CubeLaunch, MemoryReport, launch_dims, memory_report};
+/// CubeCL, for the kernels of backend extensions (`#[cube]` resolves its
+/// paths through `cubecl`: `use burn::cubecl;` brings it in scope).
+#[cfg(feature = "runtime")]
+pub use cubecl;
 #[cfg(feature = "runtime")]
 pub use device::CubeDevice;
 #[cfg(feature = "wgpu")]

@@ -54,6 +54,24 @@ impl CubeTensor {
         &self.device
     }
 
+    /// The compute client of the tensor's device, to launch kernels of
+    /// backend extensions on ([`CubeClient::launch`]).
+    pub fn client(&self) -> &CubeClient {
+        &self.client
+    }
+
+    /// Where the tensor starts in its buffer, in elements: a kernel reads
+    /// element `i` of a contiguous tensor at `offset() + i`.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The tensor as a kernel argument: its buffer, shape and strides (the
+    /// [`offset`](Self::offset) is not part of it).
+    pub fn as_tensor_arg<R: Runtime>(&self) -> TensorArg<R> {
+        self.arg()
+    }
+
     /// Number of elements.
     pub fn num_elements(&self) -> usize {
         self.shape.num_elements()

@@ -16,6 +16,10 @@ pub use burn_backend::TensorMetadata;
 /// [`Fusion`].
 #[cfg(feature = "cube")]
 pub use burn_cubecl::CubeBackend as Cube;
+/// What a Cube kernel of an extension is launched with: the tensor, its
+/// device's client, the runtime-generic launch, and CubeCL itself.
+#[cfg(feature = "cube")]
+pub use burn_cubecl::{CubeClient, CubeLaunch, CubeTensor, cubecl, launch_dims};
 /// The raw Flex backend, which an extension implements (`Flex` selector);
 /// with the `fusion` feature dispatch holds it under [`Fusion`].
 #[cfg(feature = "flex")]

@@ -223,6 +223,15 @@ macro_rules! __if_fusion {
     ($($item:item)*) => {};
 }
 
+/// CubeCL, for the `#[cube]` kernels of backend extensions on the CubeCL
+/// backend (`cubecl` feature, with a CubeCL runtime): `use burn::cubecl;`
+/// puts it in scope for `#[cube]`.
+#[cfg(all(
+    feature = "cubecl",
+    any(feature = "wgpu", feature = "cuda", feature = "rocm", feature = "cpu")
+))]
+pub use burn_tensor::__dispatch::extension::cubecl;
+
 /// The backend contract (`Backend` and the ops traits).
 pub mod backend {
     pub use burn_backend::*;
@@ -251,7 +260,9 @@ pub mod backend {
         feature = "extension",
         any(feature = "wgpu", feature = "cuda", feature = "rocm", feature = "cpu")
     ))]
-    pub use burn_tensor::__dispatch::extension::Cube;
+    pub use burn_tensor::__dispatch::extension::{
+        Cube, CubeClient, CubeLaunch, CubeTensor, launch_dims,
+    };
     /// The Flex CPU backend, and its tensor (a buffer of host memory with
     /// a layout), which a Flex kernel of an extension reads and builds.
     #[cfg(all(feature = "extension", feature = "flex"))]
