@@ -225,7 +225,8 @@ impl Backend {
             // its own. burn-cubecl keeps its `fusion` feature (unused
             // there) so that its build, the longest, is shared.
             // Then, on the same build, the facade's test of a backend
-            // extension with a `#[cube]` kernel of its own.
+            // extension with a `#[cube]` kernel of its own (the facade's
+            // `wgpu` is what gives it `burn::cubecl` and `Cube`).
             Backend::Wgpu => {
                 let mut extension = self.test_command().to_vec();
                 extension.extend(["-p", "burn", "--test", "extension_cube"]);
@@ -269,7 +270,7 @@ impl Backend {
                 "-p",
                 "burn-cubecl",
                 "--features",
-                "burn-backend-tests/wgpu,burn-backend-tests/fusion,burn-cubecl/wgpu,burn-cubecl/fusion,burn/extension,burn/cubecl",
+                "burn-backend-tests/wgpu,burn-backend-tests/fusion,burn-cubecl/wgpu,burn-cubecl/fusion,burn/wgpu,burn/extension,burn/cubecl",
             ],
             Backend::Cuda => &[
                 "test",
@@ -487,7 +488,7 @@ mod tests {
             Backend::Wgpu.test_command().join(" "),
             "test --release -p burn-backend-tests -p burn-cubecl \
              --features burn-backend-tests/wgpu,burn-backend-tests/fusion,\
-             burn-cubecl/wgpu,burn-cubecl/fusion,burn/extension,burn/cubecl"
+             burn-cubecl/wgpu,burn-cubecl/fusion,burn/wgpu,burn/extension,burn/cubecl"
         );
         assert_eq!(
             Backend::Cuda.test_command().join(" "),
