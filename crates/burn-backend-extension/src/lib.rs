@@ -170,3 +170,29 @@ pub fn backend_dispatch(attr: TokenStream, item: TokenStream) -> TokenStream {
 pub fn backend_extension(attr: TokenStream, item: TokenStream) -> TokenStream {
     extension::expand(attr.into(), item.into()).into()
 }
+
+/// A struct or enum of tensor primitives that backend extension ops take
+/// (`#[extension_type] boxes: Boxes<Self>`) and return (`-> Boxes<Self>`).
+///
+/// ```ignore
+/// #[derive(ExtensionType)]
+/// pub struct Boxes<B: Backend> {
+///     pub coords: FloatTensor<B>,
+///     pub scores: FloatTensor<B>,
+///     pub count: usize, // moved as it is
+/// }
+/// ```
+///
+/// The type takes one type parameter, its backend. Fields that are
+/// `FloatTensor<B>`, `IntTensor<B>`, `BoolTensor<B>` or
+/// `QuantizedTensor<B>` (or an `Option` or `Vec` of one) are the tensors
+/// routed, checked and converted; a field marked `#[extension_type]` is a
+/// nested type deriving this; any other field must not name `B` and is
+/// moved unchanged. `#[extension_type(fusion)]` on the type is accepted
+/// (the seeds' marker for types a Fusion implementation handles; struct
+/// and enum ops are not registered lazily yet, so they take
+/// `#[fusion(default)]`).
+#[proc_macro_derive(ExtensionType, attributes(extension_type))]
+pub fn derive_extension_type(item: TokenStream) -> TokenStream {
+    extension::derive::expand(item.into()).into()
+}

@@ -239,6 +239,10 @@ pub mod backend {
     #[cfg(feature = "ir")]
     pub use burn_ir as ir;
 
+    /// Derives what a struct or enum of tensor primitives needs to be an
+    /// input or output of a backend extension op (`extension` feature).
+    #[cfg(feature = "extension")]
+    pub use burn_backend_extension::ExtensionType;
     /// Implements a backend trait of yours for [`Dispatch`], routing each
     /// op to the backend holding its operands (`extension` feature; see the
     /// Burn Book's Backend Extension chapter).

@@ -116,3 +116,133 @@ fn a_cube_kernel_runs_through_dispatch_and_fusion() {
     );
     assert_eq!(y.try_into_vec_as::<f32>().unwrap(), vec![0.5, 3.5, -5.5]);
 }
+
+/// Seed 004's "Passing structs and enums of tensors": its code block as
+/// printed there (the types, the trait), with implementations for the
+/// CubeCL backend (raw and under Fusion, which the build's `Cube` arm
+/// holds) and Autodiff. The bodies compose primitives (they exercise the
+/// routing, not a detector): `detect` takes an image's rows as boxes scored
+/// by their sums, `nms` zeroes the scores below the threshold. The seed
+/// declares `Operand` without an op taking it, hence `dead_code`.
+#[allow(dead_code)]
+mod seed_structs {
+    use burn::backend::TensorMetadata;
+    use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
+    use burn::backend::{Autodiff, Cube, Fusion, FusionBackend};
+
+    // The seed's code block, verbatim.
+    use burn::backend::{
+        ExtensionType, backend_extension,
+        tensor::{FloatTensor, IntTensor},
+    };
+
+    #[derive(ExtensionType)]
+    pub struct Boxes<B: Backend> {
+        pub coords: FloatTensor<B>,
+        pub scores: FloatTensor<B>,
+        pub count: usize, // Non-tensor fields pass through unchanged.
+    }
+
+    #[derive(ExtensionType)]
+    pub enum Operand<B: Backend> {
+        Dense(FloatTensor<B>),
+        Sparse {
+            values: FloatTensor<B>,
+            indices: IntTensor<B>,
+        },
+        Empty,
+    }
+
+    #[backend_extension(Cube, Autodiff)]
+    pub trait Backend: burn::backend::Backend {
+        // Struct as an output.
+        fn detect(image: FloatTensor<Self>) -> Boxes<Self>;
+
+        // Struct or enum as an input.
+        fn nms(#[extension_type] boxes: Boxes<Self>, iou_threshold: f32) -> Boxes<Self>;
+    }
+    // End of the seed's block.
+
+    fn detect_composed<B: Backend>(image: FloatTensor<B>) -> Boxes<B> {
+        let count = image.shape().dims[0];
+        let scores = B::float_sum_dim(image.clone(), 1);
+        Boxes {
+            coords: image,
+            scores,
+            count,
+        }
+    }
+
+    fn nms_composed<B: Backend>(boxes: Boxes<B>, iou_threshold: f32) -> Boxes<B> {
+        let below = B::float_lower_elem(boxes.scores.clone(), iou_threshold.into());
+        let keep = B::bool_not(below);
+        let mask = B::bool_into_float(keep, boxes.scores.dtype());
+        Boxes {
+            scores: B::float_mul(boxes.scores, mask),
+            ..boxes
+        }
+    }
+
+    impl Backend for Cube {
+        fn detect(image: FloatTensor<Self>) -> Boxes<Self> {
+            detect_composed::<Self>(image)
+        }
+        fn nms(boxes: Boxes<Self>, iou_threshold: f32) -> Boxes<Self> {
+            nms_composed::<Self>(boxes, iou_threshold)
+        }
+    }
+
+    impl<B: FusionBackend + Backend> Backend for Fusion<B> {
+        fn detect(image: FloatTensor<Self>) -> Boxes<Self> {
+            detect_composed::<Self>(image)
+        }
+        fn nms(boxes: Boxes<Self>, iou_threshold: f32) -> Boxes<Self> {
+            nms_composed::<Self>(boxes, iou_threshold)
+        }
+    }
+
+    impl<B: Backend, C: CheckpointStrategy> Backend for Autodiff<B, C> {
+        fn detect(image: FloatTensor<Self>) -> Boxes<Self> {
+            detect_composed::<Self>(image)
+        }
+        fn nms(boxes: Boxes<Self>, iou_threshold: f32) -> Boxes<Self> {
+            nms_composed::<Self>(boxes, iou_threshold)
+        }
+    }
+
+    use burn::backend::Dispatch;
+    use burn::tensor::{Device, DeviceKind, Tensor};
+
+    #[test]
+    fn the_seed_example_runs_on_cube_and_through_autodiff() {
+        for tracked in [false, true] {
+            let mut device = Device::wgpu(DeviceKind::DefaultDevice);
+            if tracked {
+                device = device.autodiff();
+            }
+            let image = Tensor::<2>::from_floats([[1.0, 2.0], [0.5, 0.0], [3.0, 3.0]], &device)
+                .set_require_grad(tracked);
+            let boxes = Dispatch::nms(Dispatch::detect(image.clone().into_dispatch()), 2.0);
+            assert_eq!(boxes.count, 3);
+            let coords: Tensor<2> = Tensor::from_dispatch(boxes.coords);
+            let scores: Tensor<2> = Tensor::from_dispatch(boxes.scores);
+            assert_eq!(
+                coords.clone().try_into_vec_as::<f32>().unwrap(),
+                vec![1.0, 2.0, 0.5, 0.0, 3.0, 3.0]
+            );
+            assert_eq!(
+                scores.clone().try_into_vec_as::<f32>().unwrap(),
+                vec![3.0, 0.0, 6.0]
+            );
+            if tracked {
+                // d(sum of kept scores)/d(image): 1 on the kept rows.
+                let gradients = scores.sum().backward();
+                let grad = image.grad(&gradients).unwrap();
+                assert_eq!(
+                    grad.try_into_vec_as::<f32>().unwrap(),
+                    vec![1.0, 1.0, 0.0, 0.0, 1.0, 1.0]
+                );
+            }
+        }
+    }
+}

@@ -173,6 +173,10 @@ pub(crate) fn generate_op(op: &Op, target: &Target) -> TokenStream {
     let args = params.iter().map(|(param, _)| param);
     let call = quote! { <B as #backend_trait>::#name(#(#args),*) };
 
+    if params.iter().any(|(_, p)| matches!(p, Param::Extension)) {
+        return struct_routed(op, target, &call);
+    }
+
     // The key: parse guarantees a tensor (or Vec of tensors) or a device exists.
     let key = params
         .iter()
@@ -255,8 +259,8 @@ pub(crate) fn generate_op(op: &Op, target: &Target) -> TokenStream {
             });
             (key_name.to_token_stream(), arms, KeyKind::Device)
         }
-        Param::TensorOption(_) | Param::Plain => {
-            unreachable!("an optional or plain parameter is never the key")
+        Param::TensorOption(_) | Param::Plain | Param::Extension => {
+            unreachable!("an optional, plain or struct parameter is never the key")
         }
     };
     let fallback = target.fallback(&op_name, key_kind);
@@ -266,6 +270,59 @@ pub(crate) fn generate_op(op: &Op, target: &Target) -> TokenStream {
         #sig {
             #autodiff
             match #scrutinee {
+                #arms
+                #fallback
+            }
+        }
+    }
+}
+
+/// An op with struct or enum inputs (`#[extension_type]`): routed by the
+/// device of the first tensor across its inputs in order (a struct on a
+/// variant holding none defers to the next input), every tensor operand,
+/// the first included, then checked against that device.
+fn struct_routed(op: &Op, target: &Target, call: &TokenStream) -> TokenStream {
+    let root = &target.root;
+    let Op {
+        attrs,
+        sig,
+        params,
+        output,
+    } = op;
+    let op_name = sig.ident.to_string();
+    let candidates = params.iter().filter_map(|(name, param)| match param {
+        Param::Tensor { by_ref: false, .. } => {
+            Some(quote! { ::core::option::Option::Some(&#name) })
+        }
+        Param::Tensor { by_ref: true, .. } => Some(quote! { ::core::option::Option::Some(#name) }),
+        Param::TensorVec(_) => Some(quote! { #name.first() }),
+        Param::TensorOption(_) => Some(quote! { #name.as_ref() }),
+        Param::Extension => Some(quote! { #root::extension::first_tensor(&#name) }),
+        Param::Device | Param::Plain => None,
+    });
+    let operands: Vec<TokenStream> = params
+        .iter()
+        .filter_map(|(param, kind)| operand(root, &op_name, param, kind))
+        .collect();
+    let arms = target.arms(|variant, path| {
+        let output = wrap(root, output, variant, call);
+        quote! {
+            #root::DispatchDevice::#variant(__device) => {
+                type B = #path;
+                let __device = ::core::clone::Clone::clone(__device);
+                #(#operands)*
+                #output
+            }
+        }
+    });
+    let fallback = target.fallback(&op_name, KeyKind::Device);
+    let autodiff = autodiff_route(op, target);
+    quote! {
+        #(#attrs)*
+        #sig {
+            #autodiff
+            let __route = #root::extension::route(#op_name, &[#(#candidates),*]);
+            match &__route {
                 #arms
                 #fallback
             }
@@ -307,6 +364,9 @@ fn operand(root: &TokenStream, op_name: &str, param: &Ident, kind: &Param) -> Op
                 });
             }
         }
+        Param::Extension => quote! {
+            let #param = #root::extension::unwrap_all::<B, _>(#op_name, &__device, #param);
+        },
         // Parse rejects a device next to tensors; plain values pass through.
         Param::Device | Param::Plain => return None,
     })
@@ -334,6 +394,7 @@ fn wrap(root: &TokenStream, output: &Output, variant: &Ident, call: &TokenStream
             }
         }
         Output::Device => quote! { #root::DispatchDevice::#variant(#call) },
+        Output::Extension => quote! { #root::extension::wrap_all::<B, _>(#call) },
         Output::Plain => call.clone(),
     }
 }
@@ -437,6 +498,14 @@ fn autodiff_route(op: &Op, target: &Target) -> TokenStream {
                 });
                 inputs.push(quote! { let #name = #root::autodiff::device_in(#name); });
             }
+            Param::Extension => {
+                modes.push(quote! {
+                    #root::extension::autodiff_fields::modes(#op_name, &mut __mode, &#name);
+                });
+                inputs.push(quote! {
+                    let #name = #root::extension::autodiff_fields::enter::<__C, _>(#name, __mode);
+                });
+            }
             _ => {}
         }
     }
@@ -467,6 +536,7 @@ fn autodiff_route(op: &Op, target: &Target) -> TokenStream {
             }}
         }
         Output::Device => quote! { #root::autodiff::device_out(#call, __mode) },
+        Output::Extension => quote! { #root::extension::autodiff_fields::leave::<__C, _>(#call) },
         Output::Plain => call,
     };
     let body = quote! {

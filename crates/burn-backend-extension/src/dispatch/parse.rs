@@ -69,6 +69,9 @@ pub(crate) enum Param {
     TensorOption(Kind),
     /// `&Device<Self>`: the routing key of creation ops.
     Device,
+    /// `#[extension_type] boxes: Boxes<Self>`: a struct or enum of tensors
+    /// (`#[derive(ExtensionType)]`); only in `#[backend_extension]`.
+    Extension,
     /// Anything not mentioning `Self` (`usize`, `Scalar`, `&[Slice]`, …): passed through.
     Plain,
 }
@@ -78,6 +81,9 @@ pub(crate) enum Output {
     Tensor(Kind),
     Tuple(Vec<Kind>),
     Device,
+    /// `Boxes<Self>`: a struct or enum of tensors (`#[derive(ExtensionType)]`);
+    /// only in `#[backend_extension]`.
+    Extension,
     /// Anything not mentioning `Self` (`bool`, `Result<TensorData, _>`, …): returned as is.
     Plain,
 }
@@ -211,12 +217,16 @@ fn take_skip(attrs: &mut Vec<Attribute>) -> syn::Result<bool> {
 pub(crate) struct Reader {
     pub name: &'static str,
     pub instead: &'static str,
+    /// Whether structs and enums of tensors (`#[extension_type]` inputs,
+    /// `Name<Self>` outputs) are accepted.
+    pub structs: bool,
 }
 
 /// `#[backend_dispatch]`'s.
 pub(crate) const DISPATCH: Reader = Reader {
     name: "#[backend_dispatch]",
     instead: "hand-write the body with #[backend_dispatch(skip)]",
+    structs: false,
 };
 
 fn parse_op(attrs: Vec<Attribute>, sig: Signature) -> syn::Result<Op> {
@@ -234,6 +244,7 @@ pub(crate) fn parse_signature(
     let Reader {
         name: macro_name,
         instead,
+        structs,
     } = reader;
     let error = |tokens: &dyn ToTokens, what: &str| {
         syn::Error::new_spanned(tokens, format!("{macro_name} on `{name}`: {what}"))
@@ -255,6 +266,26 @@ pub(crate) fn parse_signature(
         let Pat::Ident(pat) = &*arg.pat else {
             return Err(error(&arg.pat, "parameters must be plain names"));
         };
+        let marked = arg
+            .attrs
+            .iter()
+            .any(|a| a.path().is_ident("extension_type"));
+        if marked {
+            if !structs {
+                return Err(error(
+                    arg,
+                    "#[extension_type] belongs to #[backend_extension]",
+                ));
+            }
+            if !mentions_self(arg.ty.to_token_stream()) {
+                return Err(error(
+                    &arg.ty,
+                    "an #[extension_type] input is a struct or enum over `Self` (`Boxes<Self>`)",
+                ));
+            }
+            params.push((pat.ident.clone(), Param::Extension));
+            continue;
+        }
         let param = classify_param(&arg.ty).ok_or_else(|| {
             error(
                 &arg.ty,
@@ -267,9 +298,12 @@ pub(crate) fn parse_signature(
         })?;
         params.push((pat.ident.clone(), param));
     }
-    let tensors = params
-        .iter()
-        .any(|(_, p)| matches!(p, Param::Tensor { .. } | Param::TensorVec(_)));
+    let tensors = params.iter().any(|(_, p)| {
+        matches!(
+            p,
+            Param::Tensor { .. } | Param::TensorVec(_) | Param::Extension
+        )
+    });
     let optional = params
         .iter()
         .any(|(_, p)| matches!(p, Param::TensorOption(_)));
@@ -293,14 +327,27 @@ pub(crate) fn parse_signature(
     }
     let output = match &sig.output {
         ReturnType::Default => Output::Plain,
-        ReturnType::Type(_, ty) => classify_output(ty).ok_or_else(|| {
+        ReturnType::Type(_, ty) => classify_output(ty, structs).ok_or_else(|| {
             error(
                 ty,
-                "unsupported return type; supported: FloatTensor/IntTensor/BoolTensor/QuantizedTensor<Self>, \
-                 tuples of them, Device<Self>, and types not mentioning `Self`",
+                if structs {
+                    "unsupported return type; supported: FloatTensor/IntTensor/BoolTensor/QuantizedTensor<Self>, \
+                     tuples of them, Device<Self>, a struct or enum `Name<Self>` deriving ExtensionType, \
+                     and types not mentioning `Self`"
+                } else {
+                    "unsupported return type; supported: FloatTensor/IntTensor/BoolTensor/QuantizedTensor<Self>, \
+                     tuples of them, Device<Self>, and types not mentioning `Self`"
+                },
             )
         })?,
     };
+    // The marks are read; the generated fns do without them.
+    let mut sig = sig;
+    for input in sig.inputs.iter_mut() {
+        if let FnArg::Typed(arg) = input {
+            arg.attrs.retain(|a| !a.path().is_ident("extension_type"));
+        }
+    }
     Ok(Op {
         attrs,
         sig,
@@ -341,7 +388,7 @@ fn classify_param(ty: &Type) -> Option<Param> {
     (!mentions_self(ty.to_token_stream())).then_some(Param::Plain)
 }
 
-fn classify_output(ty: &Type) -> Option<Output> {
+fn classify_output(ty: &Type, structs: bool) -> Option<Output> {
     if let Some(kind) = tensor_kind(ty) {
         return Some(Output::Tensor(kind));
     }
@@ -354,7 +401,11 @@ fn classify_output(ty: &Type) -> Option<Output> {
     {
         return Some(Output::Tuple(kinds));
     }
-    (!mentions_self(ty.to_token_stream())).then_some(Output::Plain)
+    if !mentions_self(ty.to_token_stream()) {
+        return Some(Output::Plain);
+    }
+    // `Name<Self>` (any path): a derived ExtensionType, checked by its trait bounds.
+    (structs && single_generic_of_self(ty)).then_some(Output::Extension)
 }
 
 /// `FloatTensor<Self>` → `Float`, etc.
@@ -376,6 +427,17 @@ fn alias_of_self(ty: &Type) -> Option<&'static str> {
     let alias = ALIASES.into_iter().find(|a| last.ident == a)?;
     let arg = single_generic(ty, alias)?;
     matches!(arg, Type::Path(p) if p.qself.is_none() && p.path.is_ident("Self")).then_some(alias)
+}
+
+/// `Name<Self>`, whatever the name.
+fn single_generic_of_self(ty: &Type) -> bool {
+    let Type::Path(path) = ty else { return false };
+    let Some(last) = path.path.segments.last() else {
+        return false;
+    };
+    single_generic(ty, &last.ident.to_string()).is_some_and(
+        |arg| matches!(arg, Type::Path(p) if p.qself.is_none() && p.path.is_ident("Self")),
+    )
 }
 
 /// `Name<T>` → `T`.

@@ -134,8 +134,8 @@ pub(crate) fn generate(
             _ => {
                 return Err(error(format!(
                     "`{param}`: a registered op takes tensors by value and values not \
-                     mentioning `Self`; use #[fusion(default)] or implement the trait for \
-                     Fusion<B> by hand"
+                     mentioning `Self` (struct and enum inputs are not registered lazily \
+                     yet); use #[fusion(default)] or implement the trait for Fusion<B> by hand"
                 )));
             }
         }
@@ -146,6 +146,12 @@ pub(crate) fn generate(
         Output::Device | Output::Plain => {
             return Err(error(String::from(
                 "a registered op returns a tensor or a tuple of tensors",
+            )));
+        }
+        Output::Extension => {
+            return Err(error(String::from(
+                "a struct or enum result is not registered lazily yet; use #[fusion(default)] \
+                 or implement the trait for Fusion<B> by hand",
             )));
         }
     };

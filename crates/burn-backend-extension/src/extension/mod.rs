@@ -24,6 +24,7 @@ use syn::{Ident, ItemTrait, Token, TraitItem};
 use crate::dispatch::generate::{Target, TargetBackend, generate_op};
 use crate::dispatch::parse::{Reader, parse_signature};
 
+pub(crate) mod derive;
 mod fusion;
 
 /// The selectors the seeds name, in the order their arms are emitted.
@@ -37,6 +38,7 @@ fn root() -> TokenStream {
 const READER: Reader = Reader {
     name: "#[backend_extension]",
     instead: "implement the trait for `burn::backend::Dispatch` by hand and leave the macro out",
+    structs: true,
 };
 
 /// `Name` or `Name: cfg(...)`.
@@ -140,7 +142,15 @@ fn expand_checked(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStre
         let result = match trait_item {
             TraitItem::Fn(f) => {
                 let registration = take_fusion(&mut f.attrs);
-                parse_signature(READER, kept_attrs(&f.attrs), f.sig.clone()).and_then(|op| {
+                let sig = f.sig.clone();
+                // `#[extension_type]` marks an input for the generator; the
+                // emitted trait does without it.
+                for input in f.sig.inputs.iter_mut() {
+                    if let syn::FnArg::Typed(arg) = input {
+                        arg.attrs.retain(|a| !a.path().is_ident("extension_type"));
+                    }
+                }
+                parse_signature(READER, kept_attrs(&f.attrs), sig).and_then(|op| {
                     fns.push(generate_op(&op, &target));
                     match (&fusion, registration?) {
                         (Some(_), Some((span, registration))) => {
