@@ -135,6 +135,8 @@ pub(crate) fn backward<B: Backend>(
     let mut grads = GradMap::<B>::new();
     grads.insert(root_node.id, seed);
 
+    #[cfg(feature = "tracing")]
+    let _span = tracing::trace_span!("autodiff.backward", nodes = nodes.len()).entered();
     for (id, node) in nodes.iter().rev() {
         if node.leaf {
             continue;
@@ -142,6 +144,8 @@ pub(crate) fn backward<B: Backend>(
         let step = node.step.lock().expect("autodiff: poisoned node").take();
         // A step no gradient reached is consumed all the same.
         if let (Some(step), Some(grad)) = (step, grads.remove(id)) {
+            #[cfg(feature = "tracing")]
+            let _span = tracing::trace_span!("autodiff.step", op = node.op).entered();
             step.run(grad, &mut grads);
         }
     }

@@ -128,6 +128,8 @@ impl<B: FusionBackend> FusionClient<B> {
     fn flush_in_scope(&self, state: &mut State<B>) {
         let ops = core::mem::take(&mut state.queue);
         state.stats.flushes += 1;
+        #[cfg(feature = "tracing")]
+        let _span = tracing::trace_span!("fusion.flush", ops = ops.len()).entered();
         let plan = if state.builders.is_empty() {
             Arc::new(Plan::singles(ops.len()))
         } else {
@@ -161,6 +163,13 @@ impl<B: FusionBackend> FusionClient<B> {
                         .collect();
                     state.stats.fused_blocks += 1;
                     state.stats.fused_operations += compute.len() as u64;
+                    #[cfg(feature = "tracing")]
+                    let _span = tracing::trace_span!(
+                        "fusion.block",
+                        builder = %builder,
+                        ops = compute.len()
+                    )
+                    .entered();
                     let device = &self.device;
                     guarded(state, block, |state| {
                         optimization

@@ -60,6 +60,10 @@
 //! - `signal`: `burn::signal` (burn-signal): FFTs of any length along any
 //!   dim (`rfft`, `irfft`, `cfft`, `ifft`), `stft`/`istft` with
 //!   `StftOptions`, and the Hann, Hamming and Blackman windows.
+//! - `tracing`: trace-level spans (the `tracing` crate) for each operation
+//!   dispatched (named by the op), the autodiff backward pass and each of
+//!   its steps, and fusion's flushes and fused blocks. Opt-in: without the
+//!   feature a subscriber sees none of them.
 //! - `ir`, `router`, `capture`: the operation IR (`burn::ir`),
 //!   `Device::router(&device)` and `Device::capture()`.
 //! - `remote`, `remote-websocket`: devices of a remote tensor server

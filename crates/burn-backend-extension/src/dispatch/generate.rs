@@ -121,6 +121,18 @@ impl Target {
             .collect()
     }
 
+    /// burn-dispatch's trace-level span of an op (its `tracing` feature);
+    /// extensions get none (their crate has no such feature).
+    fn span(&self, op_name: &str) -> TokenStream {
+        if self.listed.is_some() {
+            return TokenStream::new();
+        }
+        quote! {
+            #[cfg(feature = "tracing")]
+            let __span = ::tracing::trace_span!(#op_name).entered();
+        }
+    }
+
     /// The arm closing the `match` on a key of `kind`.
     fn fallback(&self, op_name: &str, key: KeyKind) -> TokenStream {
         let root = &self.root;
@@ -265,9 +277,11 @@ pub(crate) fn generate_op(op: &Op, target: &Target) -> TokenStream {
     };
     let fallback = target.fallback(&op_name, key_kind);
     let autodiff = autodiff_route(op, target);
+    let span = target.span(&op_name);
     quote! {
         #(#attrs)*
         #sig {
+            #span
             #autodiff
             match #scrutinee {
                 #arms
