@@ -260,8 +260,9 @@ impl Backend {
                 FLEX_FEATURES,
             ],
             // The shared suites on the runtime under the Fusion decorator
-            // (the facade's default for GPUs), and the backend's own tests,
-            // its fused kernels' included.
+            // (the facade's default for GPUs), the backend's own tests, its
+            // fused kernels' included, and the domain crates' tests on a
+            // WGPU device (their f64 cases skip: WGPU has none).
             Backend::Wgpu => &[
                 "test",
                 "--release",
@@ -269,8 +270,14 @@ impl Backend {
                 "burn-backend-tests",
                 "-p",
                 "burn-cubecl",
+                "-p",
+                "burn-signal",
+                "-p",
+                "burn-linalg",
+                "-p",
+                "burn-vision",
                 "--features",
-                "burn-backend-tests/wgpu,burn-backend-tests/fusion,burn-cubecl/wgpu,burn-cubecl/fusion,burn/wgpu,burn/extension,burn/cubecl",
+                "burn-backend-tests/wgpu,burn-backend-tests/fusion,burn-cubecl/wgpu,burn-cubecl/fusion,burn/wgpu,burn/extension,burn/cubecl,burn-signal/wgpu,burn-linalg/wgpu,burn-vision/wgpu",
             ],
             Backend::Cuda => &[
                 "test",
@@ -486,9 +493,10 @@ mod tests {
     fn cubecl_runtimes_test_the_shared_suites_and_the_backend() {
         assert_eq!(
             Backend::Wgpu.test_command().join(" "),
-            "test --release -p burn-backend-tests -p burn-cubecl \
-             --features burn-backend-tests/wgpu,burn-backend-tests/fusion,\
-             burn-cubecl/wgpu,burn-cubecl/fusion,burn/wgpu,burn/extension,burn/cubecl"
+            "test --release -p burn-backend-tests -p burn-cubecl -p burn-signal -p burn-linalg \
+             -p burn-vision --features burn-backend-tests/wgpu,burn-backend-tests/fusion,\
+             burn-cubecl/wgpu,burn-cubecl/fusion,burn/wgpu,burn/extension,burn/cubecl,\
+             burn-signal/wgpu,burn-linalg/wgpu,burn-vision/wgpu"
         );
         assert_eq!(
             Backend::Cuda.test_command().join(" "),

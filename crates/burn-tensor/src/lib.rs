@@ -115,7 +115,7 @@ pub use device::{
 pub use tensor::slice::{AsIndex, BroadcastArgs, IntoSlice, ReshapeArgs, SliceArg};
 pub use tensor::{
     Bool, Float, Int, Numeric, Tensor, TensorCreationOptions, TensorError, TensorErrorCause,
-    TensorKind, TensorReadError, activation, module, quantization,
+    TensorKind, TensorReadError, activation, module, ops, quantization,
 };
 #[cfg(feature = "autodiff")]
 pub use tensor::{Checkpointing, Gradients};

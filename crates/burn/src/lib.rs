@@ -60,6 +60,12 @@
 //! - `signal`: `burn::signal` (burn-signal): FFTs of any length along any
 //!   dim (`rfft`, `irfft`, `cfft`, `ifft`), `stft`/`istft` with
 //!   `StftOptions`, and the Hann, Hamming and Blackman windows.
+//! - `linalg`: `burn::linalg` (burn-linalg): norms, `det`, `lu`, `qr`,
+//!   `cholesky`, `solve`, `svd`, `inverse`, `lstsq`, `eigh`, batched, in
+//!   f32 and f64.
+//! - `vision`: `burn::vision` (burn-vision): connected components,
+//!   morphology, NMS, filters, colour conversion, 2D transforms (and
+//!   `burn::data`, as `dataset`).
 //! - `tracing`: trace-level spans (the `tracing` crate) for each operation
 //!   dispatched (named by the op), the autodiff backward pass and each of
 //!   its steps, and fusion's flushes and fused blocks. Opt-in: without the
@@ -75,9 +81,8 @@
 //! Features Burn has that are accepted here so a Burn project's feature
 //! list builds, and what they do on this design:
 //!
-//! - `dataset`, `vision`: nothing more: `burn::data`, with `MnistDataset`
-//!   and the image-folder datasets, is part of every `std` build. There is
-//!   no `burn-vision` ops module.
+//! - `dataset`: nothing more: `burn::data`, with `MnistDataset` and the
+//!   image-folder datasets, is part of every `std` build.
 //! - `simd`, `x86-v4`: nothing: Flex always builds its SIMD kernels (AVX2
 //!   and AVX-512, matmul included) and picks them at run time from the
 //!   CPU's features, so one binary is fast on every x86-64 machine.
@@ -378,6 +383,19 @@ pub mod nn {
 #[cfg(feature = "signal")]
 pub mod signal {
     pub use burn_signal::*;
+}
+
+/// Linear algebra (`burn-linalg`): norms, decompositions, solvers.
+#[cfg(feature = "linalg")]
+pub mod linalg {
+    pub use burn_linalg::*;
+}
+
+/// Vision operations (`burn-vision`): connected components, morphology,
+/// NMS, filters, colour conversion, 2D transforms.
+#[cfg(feature = "vision")]
+pub mod vision {
+    pub use burn_vision::*;
 }
 
 /// Optimizers: `ModuleOptimizer`, `GradientsParams`, `GradientsAccumulator`,

@@ -5,6 +5,36 @@
 use burn_tensor::{DType, Device, Tensor, TensorData};
 use serde_json::Value;
 
+/// The device under test: WGPU's default adapter with this crate's `wgpu`
+/// feature, Flex otherwise. The transforms run on the host either way; the
+/// device decides how tensors are built and read back.
+pub fn device() -> Device {
+    #[cfg(feature = "wgpu")]
+    return Device::wgpu(Default::default());
+    #[cfg(not(feature = "wgpu"))]
+    Device::flex()
+}
+
+/// Whether the device under test has `dtype` (WGPU has no f64); prints a
+/// notice naming `test` when it has not, for a test that then skips.
+pub fn supports(dtype: DType, test: &str) -> bool {
+    let supported = device().supports_dtype(dtype);
+    if !supported {
+        eprintln!("{test}: {dtype:?} skipped, the device under test has none");
+    }
+    supported
+}
+
+/// `dtype` where the device has it, f32 elsewhere: a recorded f64 case
+/// then runs in f32 and is checked at f32's bound.
+pub fn on_device(dtype: DType) -> DType {
+    if device().supports_dtype(dtype) {
+        dtype
+    } else {
+        DType::F32
+    }
+}
+
 /// The references written by `tests/reference/generate.py`.
 pub fn reference() -> Value {
     serde_json::from_str(include_str!("../reference/fft.json")).expect("fft.json parses")
@@ -35,10 +65,7 @@ pub fn dtype_of(name: &str) -> DType {
 }
 
 pub fn tensor<const D: usize>(values: Vec<f64>, shape: &[usize], dtype: DType) -> Tensor<D> {
-    Tensor::from_data(
-        TensorData::new(values, shape.to_vec()),
-        (&Device::flex(), dtype),
-    )
+    Tensor::from_data(TensorData::new(values, shape.to_vec()), (&device(), dtype))
 }
 
 /// The values as f64, after checking the tensor kept `dtype`.

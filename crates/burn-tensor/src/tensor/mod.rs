@@ -6,6 +6,7 @@ mod display;
 pub(crate) mod error;
 mod kind;
 pub mod module;
+pub mod ops;
 mod overload;
 pub mod quantization;
 mod read_error;
