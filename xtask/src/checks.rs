@@ -130,7 +130,7 @@ const ROUTER_TESTS: [&str; 8] = [
 const REMOTE_TESTS: [&str; 4] = ["--test", "tensor", "--test", "autodiff"];
 /// Linted on top of [`FLEX_FEATURES`]: the code behind the `fusion` and
 /// remote features (not part of the workspace test run).
-const CLIPPY_EXTRA: &str = "burn/fusion,burn-backend-tests/fusion,burn/remote-server,burn-backend-tests/remote,burn/cubecl";
+const CLIPPY_EXTRA: &str = "burn/fusion,burn-backend-tests/fusion,burn/remote-server,burn-backend-tests/remote,burn/cubecl,burn/template";
 
 /// The f32 suites on a CubeCL runtime without the Fusion decorator.
 fn no_fusion(features: &'static str) -> Vec<&'static str> {
@@ -229,7 +229,14 @@ impl Backend {
             // `wgpu` is what gives it `burn::cubecl` and `Cube`).
             Backend::Wgpu => {
                 let mut extension = self.test_command().to_vec();
-                extension.extend(["-p", "burn", "--test", "extension_cube"]);
+                extension.extend([
+                    "-p",
+                    "burn",
+                    "--test",
+                    "extension_cube",
+                    "--test",
+                    "extension_template",
+                ]);
                 vec![
                     TestRun::new(self.test_command().to_vec()),
                     TestRun::new(extension),
@@ -277,7 +284,7 @@ impl Backend {
                 "-p",
                 "burn-vision",
                 "--features",
-                "burn-backend-tests/wgpu,burn-backend-tests/fusion,burn-cubecl/wgpu,burn-cubecl/fusion,burn/wgpu,burn/extension,burn/cubecl,burn-signal/wgpu,burn-linalg/wgpu,burn-vision/wgpu",
+                "burn-backend-tests/wgpu,burn-backend-tests/fusion,burn-cubecl/wgpu,burn-cubecl/fusion,burn/wgpu,burn/extension,burn/cubecl,burn/template,burn-signal/wgpu,burn-linalg/wgpu,burn-vision/wgpu",
             ],
             Backend::Cuda => &[
                 "test",
@@ -496,7 +503,7 @@ mod tests {
             "test --release -p burn-backend-tests -p burn-cubecl -p burn-signal -p burn-linalg \
              -p burn-vision --features burn-backend-tests/wgpu,burn-backend-tests/fusion,\
              burn-cubecl/wgpu,burn-cubecl/fusion,burn/wgpu,burn/extension,burn/cubecl,\
-             burn-signal/wgpu,burn-linalg/wgpu,burn-vision/wgpu"
+             burn/template,burn-signal/wgpu,burn-linalg/wgpu,burn-vision/wgpu"
         );
         assert_eq!(
             Backend::Cuda.test_command().join(" "),
@@ -511,7 +518,7 @@ mod tests {
             wgpu[1]
                 .args
                 .join(" ")
-                .ends_with("-p burn --test extension_cube")
+                .ends_with("-p burn --test extension_cube --test extension_template")
         );
         for backend in [Backend::Wgpu, Backend::Cuda] {
             let commands = backend.test_commands();

@@ -47,6 +47,9 @@ pub mod dtype;
 mod fusion;
 #[cfg(feature = "runtime")]
 pub mod ops;
+/// Hand-written kernels in the runtime's own language (WGSL, CUDA C++).
+#[cfg(all(feature = "template", feature = "runtime"))]
+pub mod template;
 #[cfg(feature = "runtime")]
 pub mod tensor;
 

@@ -26,6 +26,10 @@ pub use burn_backend::TensorMetadata;
 /// [`Fusion`].
 #[cfg(feature = "cube")]
 pub use burn_cubecl::CubeBackend as Cube;
+/// Hand-written kernels (WGSL on WGPU, CUDA C++ on CUDA) for extensions on
+/// the CubeCL backend (`template` feature).
+#[cfg(all(feature = "template", feature = "cube"))]
+pub use burn_cubecl::template;
 /// What a Cube kernel of an extension is launched with: the tensor, its
 /// device's client, the runtime-generic launch, and CubeCL itself.
 #[cfg(feature = "cube")]

@@ -268,6 +268,14 @@ pub mod backend {
     /// tensors that carry an autodiff context.
     #[cfg(all(feature = "extension", feature = "autodiff"))]
     pub use burn_tensor::__dispatch::autodiff::Autodiff;
+    /// Hand-written kernels in the runtime's own language, launched on the
+    /// CubeCL backend's buffers: `KernelSource`, `SourceTemplate`,
+    /// `SourceArgs`, `launch_source` (`template` feature).
+    #[cfg(all(
+        feature = "template",
+        any(feature = "wgpu", feature = "cuda", feature = "rocm", feature = "cpu")
+    ))]
+    pub use burn_tensor::__dispatch::extension::template;
     /// The CubeCL backend (CUDA, ROCm, WGPU and CubeCL's CPU runtime).
     #[cfg(all(
         feature = "extension",
