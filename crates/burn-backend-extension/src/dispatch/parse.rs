@@ -410,11 +410,21 @@ fn classify_output(ty: &Type, structs: bool) -> Option<Output> {
 
 /// `FloatTensor<Self>` → `Float`, etc.
 fn tensor_kind(ty: &Type) -> Option<Kind> {
-    alias_of_self(ty).and_then(Kind::from_alias)
+    tensor_kind_of(ty, "Self")
 }
 
-/// `Alias<Self>` → `"Alias"` (the last path segment, so `burn_backend::FloatTensor<Self>` works too).
+/// `FloatTensor<B>` → `Float`, etc., for the type parameter named `param`.
+pub(crate) fn tensor_kind_of(ty: &Type, param: &str) -> Option<Kind> {
+    alias_of(ty, param).and_then(Kind::from_alias)
+}
+
 fn alias_of_self(ty: &Type) -> Option<&'static str> {
+    alias_of(ty, "Self")
+}
+
+/// `Alias<param>` → `"Alias"` (the last path segment, so
+/// `burn_backend::FloatTensor<Self>` works too).
+fn alias_of(ty: &Type, param: &str) -> Option<&'static str> {
     const ALIASES: [&str; 5] = [
         "FloatTensor",
         "IntTensor",
@@ -426,7 +436,7 @@ fn alias_of_self(ty: &Type) -> Option<&'static str> {
     let last = path.path.segments.last()?;
     let alias = ALIASES.into_iter().find(|a| last.ident == a)?;
     let arg = single_generic(ty, alias)?;
-    matches!(arg, Type::Path(p) if p.qself.is_none() && p.path.is_ident("Self")).then_some(alias)
+    matches!(arg, Type::Path(p) if p.qself.is_none() && p.path.is_ident(param)).then_some(alias)
 }
 
 /// `Name<Self>`, whatever the name.
@@ -441,7 +451,7 @@ fn single_generic_of_self(ty: &Type) -> bool {
 }
 
 /// `Name<T>` → `T`.
-fn single_generic<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
+pub(crate) fn single_generic<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
     let Type::Path(path) = ty else { return None };
     let last = path.path.segments.last()?;
     if last.ident != name {
@@ -457,9 +467,14 @@ fn single_generic<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
 }
 
 fn mentions_self(tokens: TokenStream) -> bool {
+    mentions(tokens, "Self")
+}
+
+/// Whether `tokens` hold the identifier `name`, at any depth.
+pub(crate) fn mentions(tokens: TokenStream, name: &str) -> bool {
     tokens.into_iter().any(|tt| match tt {
-        TokenTree::Ident(ident) => ident == "Self",
-        TokenTree::Group(group) => mentions_self(group.stream()),
+        TokenTree::Ident(ident) => ident == name,
+        TokenTree::Group(group) => mentions(group.stream(), name),
         _ => false,
     })
 }

@@ -18,12 +18,9 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
-use syn::{
-    Data, DeriveInput, Fields, GenericArgument, GenericParam, Ident, PathArguments, Type,
-    WherePredicate,
-};
+use syn::{Data, DeriveInput, Fields, GenericParam, Ident, Type, WherePredicate};
 
-use crate::dispatch::parse::Kind;
+use crate::dispatch::parse::{Kind, mentions, single_generic, tensor_kind_of};
 
 fn root() -> TokenStream {
     quote! { ::burn::backend::__dispatch::extension }
@@ -242,13 +239,13 @@ fn classify(field: &syn::Field, label: &str, backend: &Ident) -> syn::Result<Fie
     if let Some(kind) = tensor_kind(ty, backend) {
         return Ok(Field::Tensor(kind));
     }
-    if let Some(kind) = wrapped(ty, "Option").and_then(|t| tensor_kind(t, backend)) {
+    if let Some(kind) = single_generic(ty, "Option").and_then(|t| tensor_kind(t, backend)) {
         return Ok(Field::Option(kind));
     }
-    if let Some(kind) = wrapped(ty, "Vec").and_then(|t| tensor_kind(t, backend)) {
+    if let Some(kind) = single_generic(ty, "Vec").and_then(|t| tensor_kind(t, backend)) {
         return Ok(Field::Vec(kind));
     }
-    if mentions(quote! { #ty }, backend) {
+    if mentions(quote! { #ty }, &backend.to_string()) {
         return Err(syn::Error::new_spanned(
             ty,
             format!(
@@ -261,43 +258,8 @@ fn classify(field: &syn::Field, label: &str, backend: &Ident) -> syn::Result<Fie
     Ok(Field::Plain)
 }
 
-/// `FloatTensor<B>` → `Float`, etc. (the last path segment, any prefix).
 fn tensor_kind(ty: &Type, backend: &Ident) -> Option<Kind> {
-    let Type::Path(path) = ty else { return None };
-    let last = path.path.segments.last()?;
-    let kind = match last.ident.to_string().as_str() {
-        "FloatTensor" => Kind::Float,
-        "IntTensor" => Kind::Int,
-        "BoolTensor" => Kind::Bool,
-        "QuantizedTensor" => Kind::Quantized,
-        _ => return None,
-    };
-    let arg = wrapped(ty, &last.ident.to_string())?;
-    matches!(arg, Type::Path(p) if p.qself.is_none() && p.path.is_ident(backend)).then_some(kind)
-}
-
-/// `Name<T>` → `T`.
-fn wrapped<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
-    let Type::Path(path) = ty else { return None };
-    let last = path.path.segments.last()?;
-    if last.ident != name {
-        return None;
-    }
-    let PathArguments::AngleBracketed(args) = &last.arguments else {
-        return None;
-    };
-    match args.args.iter().collect::<Vec<_>>()[..] {
-        [GenericArgument::Type(t)] => Some(t),
-        _ => None,
-    }
-}
-
-fn mentions(tokens: TokenStream, ident: &Ident) -> bool {
-    tokens.into_iter().any(|tt| match tt {
-        proc_macro2::TokenTree::Ident(i) => i == *ident,
-        proc_macro2::TokenTree::Group(g) => mentions(g.stream(), ident),
-        _ => false,
-    })
+    tensor_kind_of(ty, &backend.to_string())
 }
 
 fn tensor_ref(kind: Kind, value: TokenStream) -> TokenStream {
