@@ -132,6 +132,13 @@ const REMOTE_TESTS: [&str; 4] = ["--test", "tensor", "--test", "autodiff"];
 /// remote features (not part of the workspace test run).
 const CLIPPY_EXTRA: &str = "burn/fusion,burn-backend-tests/fusion,burn/remote-server,burn-backend-tests/remote,burn/cubecl,burn/template";
 
+/// The example crates whose kernels need a GPU runtime (WGPU): left out of
+/// the Flex runs, whose build has no CubeCL, and tested (and linted) in the
+/// WGPU run, on lavapipe in CI.
+const GPU_EXAMPLES: [&str; 2] = ["custom-cubecl-kernel", "custom-wgpu-kernel"];
+const EXCLUDE_GPU_EXAMPLES: [&str; 4] =
+    ["--exclude", GPU_EXAMPLES[0], "--exclude", GPU_EXAMPLES[1]];
+
 /// The f32 suites on a CubeCL runtime without the Fusion decorator.
 fn no_fusion(features: &'static str) -> Vec<&'static str> {
     vec![
@@ -262,6 +269,10 @@ impl Backend {
             Backend::Flex => &[
                 "test",
                 "--workspace",
+                "--exclude",
+                GPU_EXAMPLES[0],
+                "--exclude",
+                GPU_EXAMPLES[1],
                 "--release",
                 "--features",
                 FLEX_FEATURES,
@@ -283,6 +294,10 @@ impl Backend {
                 "burn-linalg",
                 "-p",
                 "burn-vision",
+                "-p",
+                GPU_EXAMPLES[0],
+                "-p",
+                GPU_EXAMPLES[1],
                 "--features",
                 "burn-backend-tests/wgpu,burn-backend-tests/fusion,burn-cubecl/wgpu,burn-cubecl/fusion,burn/wgpu,burn/extension,burn/cubecl,burn/template,burn-signal/wgpu,burn-linalg/wgpu,burn-vision/wgpu",
             ],
@@ -397,16 +412,12 @@ fn clippy(backend: Backend) -> StepResult {
     // With the backend's features enabled, so the code behind them (tests
     // and examples that need a device included) is linted too.
     let features = backend.clippy_features();
-    runner::run(&mut cargo(&[
-        "clippy",
-        "--workspace",
-        "--all-targets",
-        "--features",
-        &features,
-        "--",
-        "-D",
-        "warnings",
-    ]))?;
+    let mut args = vec!["clippy", "--workspace", "--all-targets"];
+    if backend == Backend::Flex {
+        args.extend(EXCLUDE_GPU_EXAMPLES);
+    }
+    args.extend(["--features", &features, "--", "-D", "warnings"]);
+    runner::run(&mut cargo(&args))?;
     Ok(Outcome::Passed)
 }
 
@@ -501,7 +512,7 @@ mod tests {
         assert_eq!(
             Backend::Wgpu.test_command().join(" "),
             "test --release -p burn-backend-tests -p burn-cubecl -p burn-signal -p burn-linalg \
-             -p burn-vision --features burn-backend-tests/wgpu,burn-backend-tests/fusion,\
+             -p burn-vision -p custom-cubecl-kernel -p custom-wgpu-kernel --features burn-backend-tests/wgpu,burn-backend-tests/fusion,\
              burn-cubecl/wgpu,burn-cubecl/fusion,burn/wgpu,burn/extension,burn/cubecl,\
              burn/template,burn-signal/wgpu,burn-linalg/wgpu,burn-vision/wgpu"
         );
