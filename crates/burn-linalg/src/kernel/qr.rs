@@ -22,6 +22,9 @@ struct Block {
 /// `(Q, R)` of an `m × n` matrix: `Q` is `m × q` (`q = m` or `min(m, n)`),
 /// `R` is `q × n` (`R`'s rows past `min(m, n)` are zero).
 pub(crate) fn factor(mut a: Vec<f64>, m: usize, n: usize, q: usize) -> (Vec<f64>, Vec<f64>) {
+    if m.max(n) <= SMALL {
+        return factor_small(&a, m, n, q);
+    }
     let k = m.min(n);
     let mut blocks = Vec::new();
     for j0 in (0..k).step_by(NB) {
@@ -86,6 +89,114 @@ pub(crate) fn factor(mut a: Vec<f64>, m: usize, n: usize, q: usize) -> (Vec<f64>
         apply(&b.v, &b.t, rows, b.nb, &mut qm[b.j0 * q..], q, q);
     }
     (qm, r)
+}
+
+/// Matrices up to this size skip the blocking: the panels' packing and
+/// triangular factors cost more than they save on a matrix that fits in L1.
+const SMALL: usize = 96;
+
+/// [`factor`] unblocked, on a column-major copy so that every reflector and
+/// every update runs along contiguous columns (LAPACK's `geqr2` and
+/// `org2r`).
+fn factor_small(a: &[f64], m: usize, n: usize, q: usize) -> (Vec<f64>, Vec<f64>) {
+    let k = m.min(n);
+    // Column c of A is cols[c * m..(c + 1) * m].
+    let mut cols = vec![0.0; m * n];
+    for i in 0..m {
+        for c in 0..n {
+            cols[c * m + i] = a[i * n + c];
+        }
+    }
+    let mut tau = vec![0.0; k];
+    for j in 0..k {
+        let (head, tail) = cols.split_at_mut((j + 1) * m);
+        let v = &mut head[j * m + j..j * m + m];
+        tau[j] = column_reflector(v);
+        let t = tau[j];
+        if t == 0.0 {
+            continue;
+        }
+        let beta = v[0];
+        v[0] = 1.0;
+        for c in 0..n - j - 1 {
+            let x = &mut tail[c * m + j..c * m + m];
+            let s = t * dot(v, x);
+            axpy(-s, v, x);
+        }
+        v[0] = beta;
+    }
+    let mut r = vec![0.0; q * n];
+    for i in 0..q.min(k) {
+        for c in i..n {
+            r[i * n + c] = cols[c * m + i];
+        }
+    }
+    // Q's columns from the identity's, reflectors applied last to first;
+    // column c < j is untouched by H_j (its entries from row j on are 0).
+    let mut qc = vec![0.0; q * m];
+    for c in 0..q.min(m) {
+        qc[c * m + c] = 1.0;
+    }
+    let mut v = vec![0.0; m];
+    for j in (0..k).rev() {
+        let t = tau[j];
+        if t == 0.0 {
+            continue;
+        }
+        v[j] = 1.0;
+        v[j + 1..m].copy_from_slice(&cols[j * m + j + 1..j * m + m]);
+        for c in j..q {
+            let x = &mut qc[c * m + j..c * m + m];
+            let s = t * dot(&v[j..m], x);
+            axpy(-s, &v[j..m], x);
+        }
+    }
+    let mut qm = vec![0.0; m * q];
+    for c in 0..q {
+        for i in 0..m {
+            qm[i * q + c] = qc[c * m + i];
+        }
+    }
+    (qm, r)
+}
+
+/// [`reflector`] on a contiguous column `x` (`x[0]` the diagonal entry).
+fn column_reflector(x: &mut [f64]) -> f64 {
+    let alpha = x[0];
+    let scale = x[1..].iter().fold(0.0f64, |s, v| s.max(v.abs()));
+    if scale == 0.0 {
+        return 0.0;
+    }
+    let ss: f64 = x[1..].iter().map(|v| (v / scale) * (v / scale)).sum();
+    let xnorm = scale * ss.sqrt();
+    let beta = -alpha.signum() * alpha.hypot(xnorm);
+    let tau = (beta - alpha) / beta;
+    let inv = 1.0 / (alpha - beta);
+    for v in &mut x[1..] {
+        *v *= inv;
+    }
+    x[0] = beta;
+    tau
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    // Four partial sums: independent FMA chains the compiler vectorizes.
+    let mut acc = [0.0f64; 4];
+    let (a4, ar) = a.split_at(a.len() / 4 * 4);
+    let (b4, br) = b.split_at(a4.len());
+    for (x, y) in a4.chunks_exact(4).zip(b4.chunks_exact(4)) {
+        for l in 0..4 {
+            acc[l] += x[l] * y[l];
+        }
+    }
+    let tail: f64 = ar.iter().zip(br).map(|(x, y)| x * y).sum();
+    (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
+}
+
+fn axpy(alpha: f64, x: &[f64], y: &mut [f64]) {
+    for (y, &x) in y.iter_mut().zip(x) {
+        *y += alpha * x;
+    }
 }
 
 /// Householder reflector zeroing `A[j+1.., j]` (LAPACK's `larfg`): stores
