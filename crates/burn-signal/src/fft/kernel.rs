@@ -39,6 +39,8 @@ pub(crate) trait Real:
     + Sub<Output = Self>
     + Mul<Output = Self>
     + Neg<Output = Self>
+    + Send
+    + Sync
     + 'static
 {
     fn from_f64(v: f64) -> Self;
@@ -128,7 +130,9 @@ enum Algo<T> {
     /// n = 1: the transform is the identity.
     Identity,
     Radix2 {
-        /// `W_n^k` for `k < n/2`.
+        /// Each stage's twiddles, contiguous: the stage of half-width `h`
+        /// reads `W_{2h}^j = W_n^{j·n/2h}`, `j < h`, at `[h − 1, 2h − 1)`
+        /// (`n − 1` entries in all; the last stage's are `W_n^k`, `k < n/2`).
         twiddles: Vec<Complex<T>>,
         /// Bit-reversed index of each position.
         rev: Vec<usize>,
@@ -190,10 +194,14 @@ impl<T: Real> Plan<T> {
         let rev = (0..n)
             .map(|i| i.reverse_bits() >> (usize::BITS - bits))
             .collect();
-        Algo::Radix2 {
-            twiddles: (0..n / 2).map(|k| twiddle(k, n)).collect(),
-            rev,
+        let mut twiddles = Vec::with_capacity(n - 1);
+        let mut half = 1;
+        while half < n {
+            let step = n / (2 * half);
+            twiddles.extend((0..half).map(|j| twiddle(j * step, n)));
+            half *= 2;
         }
+        Algo::Radix2 { twiddles, rev }
     }
 
     fn bluestein(n: usize) -> Algo<T> {
@@ -305,6 +313,9 @@ fn factorize(mut n: usize) -> Option<Vec<usize>> {
     Some(factors)
 }
 
+/// Lengths from which a radix-2 transform splits over two threads.
+const PARALLEL_LEN: usize = 1 << 15;
+
 fn radix2_in_place<T: Real>(data: &mut [Complex<T>], twiddles: &[Complex<T>], rev: &[usize]) {
     let n = data.len();
     for (i, &j) in rev.iter().enumerate() {
@@ -312,18 +323,67 @@ fn radix2_in_place<T: Real>(data: &mut [Complex<T>], twiddles: &[Complex<T>], re
             data.swap(i, j);
         }
     }
+    let two_threads =
+        n >= PARALLEL_LEN && std::thread::available_parallelism().is_ok_and(|p| p.get() >= 2);
+    if !two_threads {
+        stages(data, twiddles, n / 2);
+        return;
+    }
+    // Every stage but the last stays inside one half: each half runs them
+    // all on its own thread (and in its own cache). The last stage pairs
+    // the halves; its butterflies split in two ranges of `j`.
+    let (first, second) = data.split_at_mut(n / 2);
+    std::thread::scope(|s| {
+        s.spawn(|| stages(first, twiddles, n / 4));
+        stages(second, twiddles, n / 4);
+    });
+    let quarter = n / 4;
+    let last = &twiddles[n / 2 - 1..n - 1];
+    let (lo, hi) = data.split_at_mut(n / 2);
+    let (lo_a, lo_b) = lo.split_at_mut(quarter);
+    let (hi_a, hi_b) = hi.split_at_mut(quarter);
+    std::thread::scope(|s| {
+        s.spawn(|| butterfly_pairs(lo_a, hi_a, &last[..quarter]));
+        butterfly_pairs(lo_b, hi_b, &last[quarter..]);
+    });
+}
+
+/// The stages of half-widths `1, 2, …, max_half` over `data`, a whole
+/// number of blocks of `2·max_half` (`twiddles`: the per-stage table of
+/// [`Algo::Radix2`]).
+fn stages<T: Real>(data: &mut [Complex<T>], twiddles: &[Complex<T>], max_half: usize) {
     let mut half = 1;
-    while half < n {
-        let step = n / (2 * half);
+    if max_half >= 2 {
+        // The first two stages' twiddles are 1 and −i: one pass over groups
+        // of four, without multiplications (the same values, rounded the
+        // same way, as the two stages).
+        for g in data.chunks_exact_mut(4) {
+            let (a0, a1) = (g[0] + g[1], g[0] - g[1]);
+            let (a2, a3) = (g[2] + g[3], g[2] - g[3]);
+            let t = Complex::new(a3.im, -a3.re);
+            g[0] = a0 + a2;
+            g[2] = a0 - a2;
+            g[1] = a1 + t;
+            g[3] = a1 - t;
+        }
+        half = 4;
+    }
+    while half <= max_half {
+        let stage = &twiddles[half - 1..2 * half - 1];
         for block in data.chunks_exact_mut(2 * half) {
             let (lo, hi) = block.split_at_mut(half);
-            for (j, (a, b)) in lo.iter_mut().zip(hi.iter_mut()).enumerate() {
-                let t = *b * twiddles[j * step];
-                *b = *a - t;
-                *a = *a + t;
-            }
+            butterfly_pairs(lo, hi, stage);
         }
         half *= 2;
+    }
+}
+
+/// `(a, b) ← (a + w·b, a − w·b)` with `w = twiddles[j]` for pair `j`.
+fn butterfly_pairs<T: Real>(lo: &mut [Complex<T>], hi: &mut [Complex<T>], twiddles: &[Complex<T>]) {
+    for ((a, b), &w) in lo.iter_mut().zip(hi.iter_mut()).zip(twiddles) {
+        let t = *b * w;
+        *b = *a - t;
+        *a = *a + t;
     }
 }
 

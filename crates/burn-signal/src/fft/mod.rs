@@ -20,8 +20,49 @@ use crate::SignalError;
 use burn_std::{DType, TensorData};
 use burn_tensor::{AsIndex, Device, Tensor};
 use kernel::{Complex, Plan, Real, Work, twiddle};
+use std::any::{Any, TypeId};
+use std::sync::{Arc, Mutex};
 use std::vec;
 use std::vec::Vec;
+
+/// Plans and twiddle tables of recent lengths. Building one costs a sine
+/// and cosine per entry (they are computed from exact integer indices, for
+/// f64 accuracy), which for a long transform takes longer than the
+/// transform itself; a signal processed in frames or batches of calls asks
+/// for the same lengths again.
+static TABLES: Mutex<Vec<Table>> = Mutex::new(Vec::new());
+
+/// A kept table: its type, its length, the table.
+type Table = (TypeId, usize, Arc<dyn Any + Send + Sync>);
+
+/// How many tables are kept; the oldest goes first.
+const TABLES_KEPT: usize = 16;
+
+/// The table of type `V` for length `n`, built by `make` if not kept.
+fn cached<V: Any + Send + Sync>(n: usize, make: impl FnOnce() -> V) -> Arc<V> {
+    let key = TypeId::of::<V>();
+    let found = {
+        let tables = TABLES.lock().unwrap_or_else(|e| e.into_inner());
+        tables
+            .iter()
+            .find(|(k, len, _)| *k == key && *len == n)
+            .map(|(_, _, table)| table.clone())
+    };
+    if let Some(table) = found.and_then(|t| t.downcast::<V>().ok()) {
+        return table;
+    }
+    // Built outside the lock: a long plan does not hold up other lengths.
+    let table = Arc::new(make());
+    let mut tables = TABLES.lock().unwrap_or_else(|e| e.into_inner());
+    if tables.len() >= TABLES_KEPT {
+        tables.remove(0);
+    }
+    tables.push((key, n, table.clone()));
+    table
+}
+
+/// `W_n^k` for `k ≤ n/2`: the packed real transforms' recombination.
+struct HalfTwiddles<T>(Vec<Complex<T>>);
 
 /// Computes the one-dimensional DFT of a real signal along `dim`, keeping the
 /// `n/2 + 1` non-redundant frequencies (Hermitian symmetry gives the rest).
@@ -478,7 +519,7 @@ impl Run {
         } else {
             vec![T::default(); total]
         };
-        let plan = Plan::<T>::new(n);
+        let plan = cached(n, || Plan::<T>::new(n));
         let mut work = Work::default();
         let mut buf = vec![Complex::<T>::default(); n];
         // How many input samples of a lane are read: truncation happens here,
@@ -541,8 +582,9 @@ impl Run {
         } else {
             Vec::new()
         };
-        let plan = Plan::<T>::new(h);
-        let tw: Vec<Complex<T>> = (0..=h).map(|k| twiddle(k, n)).collect();
+        let plan = cached(h, || Plan::<T>::new(h));
+        let tw = cached(n, || HalfTwiddles((0..=h).map(|k| twiddle(k, n)).collect()));
+        let tw = &tw.0;
         let half = T::from_f64(0.5);
         let mut work = Work::default();
         let mut z = vec![Complex::<T>::default(); h];
