@@ -70,6 +70,14 @@
 //!   dispatched (named by the op), the autodiff backward pass and each of
 //!   its steps, and fusion's flushes and fused blocks. Opt-in: without the
 //!   feature a subscriber sees none of them.
+//! - `extension`: backend extensions, `#[backend_extension]` and
+//!   `#[derive(ExtensionType)]` with the paths they name
+//!   (`burn::backend::{Dispatch, Flex, Cube, Autodiff, Fusion, tensor}`,
+//!   `Tensor::from_dispatch` / `into_dispatch`).
+//! - `cubecl` (implies `extension`): `burn::cubecl`, for the `#[cube]`
+//!   kernels of extensions, with a CubeCL runtime feature.
+//! - `template` (implies `cubecl`): `burn::backend::template`, hand-written
+//!   kernels as WGSL source (WGPU) or CUDA C++ (NVRTC on CUDA).
 //! - `ir`, `router`, `capture`: the operation IR (`burn::ir`),
 //!   `Device::router(&device)` and `Device::capture()`.
 //! - `remote`, `remote-websocket`: devices of a remote tensor server
