@@ -92,9 +92,11 @@ pub enum Backend {
 }
 
 /// The features that enable Flex for every crate whose tests need a backend,
-/// the router and graph capture (whose tests run on Flex), and backend
-/// extensions (their tests route to Flex).
-const FLEX_FEATURES: &str = "burn-backend-tests/flex,burn-tensor/flex,burn-dispatch/flex,burn/flex,burn/router,burn/capture,burn/extension,burn/tracing";
+/// the router and graph capture (whose tests run on Flex), backend
+/// extensions (their tests route to Flex), tracing, and the facade's domain
+/// modules (`burn::linalg`, `burn::vision`, `burn::signal`, whose published
+/// paths `api_surface` uses).
+const FLEX_FEATURES: &str = "burn-backend-tests/flex,burn-tensor/flex,burn-dispatch/flex,burn/flex,burn/router,burn/capture,burn/extension,burn/tracing,burn/linalg,burn/vision,burn/signal";
 /// The second Flex run of the shared suites: through the operation IR and
 /// the router (`cargo test-router`) onto Flex under the Fusion decorator, so
 /// every op is recorded as IR twice (the router's, then Fusion's queue) and

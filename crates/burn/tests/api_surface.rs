@@ -402,3 +402,61 @@ fn runtime_config_and_serde() {
     assert!(json.contains("\"x\": 3"), "{json}");
     assert_eq!(Placed::from_json(&json).unwrap().point, Point { x: 3 });
 }
+
+// ---------------------------------------------------------- domain crates
+
+/// `burn::linalg`, `burn::vision` and `burn::signal` under their published
+/// paths and signatures (the generics a Burn user writes), each on a case
+/// worked by hand.
+#[cfg(all(feature = "linalg", feature = "vision", feature = "signal"))]
+#[test]
+fn domain_modules_answer_under_their_published_paths() {
+    use burn::linalg::{Norm, det, solve, vector_norm};
+    use burn::signal::rfft;
+    use burn::vision::{ConnectedComponents, Connectivity, Nms, NmsOptions};
+
+    let device = Device::flex();
+    let a = Tensor::<3>::from_floats([[[2.0, 0.0], [0.0, 4.0]]], &device);
+    let d: Tensor<1> = det::<3, 2, 1>(a.clone());
+    assert_eq!(values(d), [8.0]);
+    // A vector right-hand side: the output rank is D - 1.
+    let x: Tensor<2> = solve::<3, 2, 2>(a, Tensor::<2>::from_floats([[2.0, 8.0]], &device));
+    assert_eq!(values(x), [1.0, 2.0]);
+    let n = vector_norm(Tensor::<1>::from_floats([3.0, 4.0], &device), Norm::L2, 0);
+    assert_eq!(values(n), [5.0]);
+
+    let image = Tensor::<2, Bool>::from_data(TensorData::from([[true, false, true]]), &device);
+    let labels = image.connected_components(Connectivity::Four);
+    let labels = labels.into_data().convert::<i64>().to_vec::<i64>().unwrap();
+    assert_eq!(labels, [1, 0, 2]);
+    // Boxes 0 and 1 overlap with IoU 0.81: the lower-scored one goes.
+    let boxes = Tensor::<2>::from_floats(
+        [
+            [0.0, 0.0, 10.0, 10.0],
+            [1.0, 1.0, 10.0, 10.0],
+            [20.0, 20.0, 30.0, 30.0],
+        ],
+        &device,
+    );
+    let scores = Tensor::<1>::from_floats([0.9, 0.8, 0.7], &device);
+    let options = NmsOptions {
+        iou_threshold: 0.5,
+        score_threshold: 0.0,
+        max_output_boxes: 0,
+    };
+    let kept = boxes.nms(scores, options);
+    assert_eq!(
+        kept.into_data().convert::<i64>().to_vec::<i64>().unwrap(),
+        [0, 2]
+    );
+
+    let (re, im) = rfft(
+        Tensor::<1>::from_floats([1.0, 1.0, 1.0, 1.0], &device),
+        0,
+        None,
+    );
+    assert_eq!(
+        (values(re), values(im)),
+        (vec![4.0, 0.0, 0.0], vec![0.0; 3])
+    );
+}
